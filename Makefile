@@ -1,0 +1,57 @@
+# Jarvis: `make run` starts a local Home Assistant with Jarvis; `make test` runs the suite.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+DEPS_STAMP := $(VENV)/.deps-installed
+MODEL_0_5B := .cache/models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf
+MODEL_1_5B := .cache/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
+
+.PHONY: all venv models models-all test test-fast lint run chat bench bench-voice clean
+
+all: test
+
+$(DEPS_STAMP): requirements_test.txt requirements_voice.txt scripts/find_python.sh
+	@test -x $(PY) || "$$(scripts/find_python.sh)" -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	# HA 2026.2.3 declares Python >=3.13.2; 3.13.0 works (see DEVKIT).
+	$(PY) -m pip install -q --ignore-requires-python -r requirements_test.txt -r requirements_voice.txt
+	@touch $@
+
+venv: $(DEPS_STAMP)
+
+$(MODEL_0_5B): | $(DEPS_STAMP)
+	$(PY) -m scripts.models fetch qwen2.5-coder-0.5b
+
+$(MODEL_1_5B): | $(DEPS_STAMP)
+	$(PY) -m scripts.models fetch qwen2.5-coder-1.5b
+
+models: $(MODEL_0_5B)
+
+models-all: $(MODEL_0_5B) $(MODEL_1_5B)
+
+lint: venv
+	$(VENV)/bin/ruff check custom_components wyoming_services scripts tests bench
+	$(VENV)/bin/ruff format --check custom_components/jarvis
+	$(VENV)/bin/mypy --strict custom_components/jarvis
+
+test: venv models lint
+	$(PY) -m pytest
+
+# Unit tests only: no real model.
+test-fast: venv
+	$(PY) -m pytest -m "not real_model"
+
+run: venv models
+	$(PY) -m scripts.run
+
+chat: venv
+	$(PY) -m scripts.chat
+
+bench: venv models-all
+	$(PY) -m bench.scenarios
+
+bench-voice: venv
+	$(PY) -m bench.voice
+
+clean:
+	rm -rf $(VENV) .cache .ha_config .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""Developer scripts: model fetching, the local stack behind `make run`, the terminal chat."""
