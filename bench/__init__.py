@@ -1,0 +1,1 @@
+"""Benchmarks: scenario suite and voice servers."""

@@ -1,0 +1,1 @@
+"""Jarvis's reply engine: plain Python that knows nothing of Home Assistant."""

@@ -1,0 +1,1 @@
+"""LLM clients: Ollama's native API and OpenAI-compatible servers."""

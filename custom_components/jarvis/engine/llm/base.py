@@ -1,0 +1,88 @@
+"""The client contract every LLM backend implements, and its errors."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..types import Message, ToolCall, ToolSpec
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRequest:
+    """One chat completion request."""
+
+    model: str
+    messages: Sequence[Message]
+    tools: Sequence[ToolSpec] | None = None
+    # Always capped: small models sometimes never stop (see DEVKIT).
+    max_tokens: int = 512
+    num_ctx: int | None = None
+    keep_alive: int | None = None  # seconds; Ollama only
+    think: bool | None = None
+    temperature: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Token counts reported by the server for one call."""
+
+    prompt_tokens: int
+    completion_tokens: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChatChunk:
+    """One streamed piece of a reply.
+
+    Clients assemble partial tool-call deltas and emit only complete calls.
+    The last chunk has `done` set and carries `usage` when the server reports it.
+    """
+
+    content: str = ""
+    thinking: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    usage: Usage | None = None
+    done: bool = False
+
+
+class LLMError(Exception):
+    """Base class for LLM client errors."""
+
+
+class LLMConnectionError(LLMError):
+    """The server could not be reached."""
+
+
+class LLMTimeoutError(LLMError):
+    """The server did not answer in time."""
+
+
+class LLMAuthError(LLMError):
+    """The server refused the credentials (401/403)."""
+
+
+class LLMToolsRejectedError(LLMError):
+    """The server or model rejected a request because it carried tools (HTTP 400)."""
+
+
+class LLMResponseError(LLMError):
+    """Any other HTTP error or a malformed response."""
+
+
+class LLMClient(Protocol):
+    """A chat backend. `chat_stream` is an async generator: closing it cancels the request."""
+
+    @property
+    def backend(self) -> str:
+        """Backend identifier, 'ollama' or 'openai'."""
+
+    async def list_models(self) -> list[str]:
+        """Return the model names the server offers."""
+
+    def chat_stream(self, request: ChatRequest) -> AsyncIterator[ChatChunk]:
+        """Stream one chat completion."""
+
+    async def close(self) -> None:
+        """Release connections the client owns."""
