@@ -20,7 +20,6 @@ BACKENDS: Final = (BACKEND_OLLAMA, BACKEND_OPENAI)
 SUBENTRY_CONVERSATION: Final = "conversation"
 CONF_MODEL: Final = "model"
 CONF_PROMPT: Final = "prompt"
-CONF_LLM_HASS_API: Final = "llm_hass_api"
 CONF_MAX_TURNS: Final = "max_turns"
 CONF_NUM_CTX: Final = "num_ctx"
 CONF_KEEP_ALIVE: Final = "keep_alive"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -81,7 +81,7 @@ class LLMClient(Protocol):
     async def list_models(self) -> list[str]:
         """Return the model names the server offers."""
 
-    def chat_stream(self, request: ChatRequest) -> AsyncIterator[ChatChunk]:
+    def chat_stream(self, request: ChatRequest) -> AsyncGenerator[ChatChunk]:
         """Stream one chat completion."""
 
     async def close(self) -> None:

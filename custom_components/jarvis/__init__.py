@@ -1,0 +1,93 @@
+"""Jarvis: a private, local conversation agent for Home Assistant."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from homeassistant.config_entries import ConfigEntry
+from homeassistant.const import Platform
+from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import ConfigEntryAuthFailed, ConfigEntryNotReady
+from homeassistant.helpers import config_validation as cv
+from homeassistant.helpers.aiohttp_client import async_get_clientsession
+from homeassistant.helpers.typing import ConfigType
+from homeassistant.util.ssl import get_default_context
+
+from .const import CONF_API_KEY, CONF_BACKEND, CONF_URL, CONNECT_TIMEOUT, DOMAIN
+from .engine.llm import create_client
+from .engine.llm.base import LLMAuthError, LLMClient, LLMError
+from .engine.loop import ProtocolMemory
+
+PLATFORMS = (Platform.CONVERSATION,)
+CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
+
+
+@dataclass(slots=True)
+class JarvisData:
+    """What a loaded LLM-server entry holds."""
+
+    client: LLMClient
+    # Shared by the entry's agents: a conversation that fell back to the text
+    # protocol stays on it whichever agent answers next.
+    protocols: ProtocolMemory = field(default_factory=ProtocolMemory)
+
+
+type JarvisConfigEntry = ConfigEntry[JarvisData]
+
+
+async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
+    """Set up the Jarvis domain."""
+    return True
+
+
+def build_client(hass: HomeAssistant, data: dict[str, str]) -> LLMClient:
+    """An LLM client for an entry's data, on Home Assistant's shared HTTP session."""
+    return create_client(
+        data[CONF_BACKEND],
+        data[CONF_URL],
+        data.get(CONF_API_KEY) or None,
+        session=async_get_clientsession(hass),
+        # A prebuilt context: httpx would otherwise load certificates in the loop.
+        verify_ssl=get_default_context(),
+    )
+
+
+async def async_setup_entry(hass: HomeAssistant, entry: JarvisConfigEntry) -> bool:
+    """Connect to the LLM server and set up the agents."""
+    client = build_client(hass, dict(entry.data))
+    try:
+        async with asyncio.timeout(CONNECT_TIMEOUT):
+            await client.list_models()
+    except LLMAuthError as err:
+        await client.close()
+        raise ConfigEntryAuthFailed(
+            translation_domain=DOMAIN, translation_key="invalid_auth"
+        ) from err
+    except (LLMError, TimeoutError) as err:
+        await client.close()
+        raise ConfigEntryNotReady(
+            translation_domain=DOMAIN,
+            translation_key="cannot_connect",
+            translation_placeholders={"url": entry.data[CONF_URL]},
+        ) from err
+
+    entry.runtime_data = JarvisData(client)
+    await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
+    entry.async_on_unload(entry.add_update_listener(_async_reload_on_update))
+    return True
+
+
+async def async_unload_entry(hass: HomeAssistant, entry: JarvisConfigEntry) -> bool:
+    """Unload the agents and release the client."""
+    if not await hass.config_entries.async_unload_platforms(entry, PLATFORMS):
+        return False
+    await entry.runtime_data.client.close()
+    return True
+
+
+async def _async_reload_on_update(
+    hass: HomeAssistant, entry: JarvisConfigEntry
+) -> None:
+    """Agents and server settings take effect through a reload."""
+    await hass.config_entries.async_reload(entry.entry_id)

@@ -1,0 +1,327 @@
+"""Config flow: one entry per LLM server, agents as subentries."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+import logging
+from typing import Any
+
+from homeassistant.config_entries import (
+    ConfigEntry,
+    ConfigEntryState,
+    ConfigFlow,
+    ConfigFlowResult,
+    ConfigSubentryFlow,
+    SubentryFlowResult,
+)
+from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.helpers import config_validation as cv, llm
+from homeassistant.helpers.selector import (
+    BooleanSelector,
+    NumberSelector,
+    NumberSelectorConfig,
+    NumberSelectorMode,
+    SelectOptionDict,
+    SelectSelector,
+    SelectSelectorConfig,
+    SelectSelectorMode,
+    TemplateSelector,
+    TextSelector,
+    TextSelectorConfig,
+    TextSelectorType,
+)
+import voluptuous as vol
+
+from . import JarvisConfigEntry, build_client
+from .const import (
+    BACKEND_OLLAMA,
+    BACKENDS,
+    CONF_API_KEY,
+    CONF_BACKEND,
+    CONF_KEEP_ALIVE,
+    CONF_MAX_TURNS,
+    CONF_MODEL,
+    CONF_NUM_CTX,
+    CONF_PROMPT,
+    CONF_THINK,
+    CONF_URL,
+    CONNECT_TIMEOUT,
+    DEFAULT_AGENT_NAME,
+    DEFAULT_KEEP_ALIVE,
+    DEFAULT_MAX_TURNS,
+    DEFAULT_NUM_CTX,
+    DEFAULT_THINK,
+    DOMAIN,
+    MAX_NUM_CTX,
+    MIN_NUM_CTX,
+    SUBENTRY_CONVERSATION,
+)
+from .engine.llm.base import LLMAuthError, LLMError
+from .prompts import DEFAULT_PROMPT
+
+_LOGGER = logging.getLogger(__name__)
+
+SERVER_SCHEMA = vol.Schema(
+    {
+        vol.Required(CONF_BACKEND, default=BACKEND_OLLAMA): SelectSelector(
+            SelectSelectorConfig(
+                options=list(BACKENDS),
+                translation_key=CONF_BACKEND,
+                mode=SelectSelectorMode.LIST,
+            )
+        ),
+        vol.Required(CONF_URL): TextSelector(
+            TextSelectorConfig(type=TextSelectorType.URL)
+        ),
+        vol.Optional(CONF_API_KEY): TextSelector(
+            TextSelectorConfig(type=TextSelectorType.PASSWORD)
+        ),
+    }
+)
+
+
+async def async_check_server(
+    hass: HomeAssistant, data: Mapping[str, Any]
+) -> tuple[list[str], str | None]:
+    """Connect to a server; return its models and an error key (or None)."""
+    try:
+        cv.url(data[CONF_URL])
+    except vol.Invalid:
+        return [], "invalid_url"
+    client = build_client(hass, dict(data))
+    try:
+        async with asyncio.timeout(CONNECT_TIMEOUT):
+            models = await client.list_models()
+    except LLMAuthError:
+        return [], "invalid_auth"
+    except (LLMError, TimeoutError):
+        return [], "cannot_connect"
+    except Exception:
+        _LOGGER.exception("Unexpected error checking the LLM server")
+        return [], "unknown"
+    finally:
+        await client.close()
+    if not models:
+        return [], "no_models"
+    return models, None
+
+
+def default_agent_data(model: str) -> dict[str, Any]:
+    """Settings of the agent created with a new server entry."""
+    return {
+        CONF_MODEL: model,
+        CONF_PROMPT: DEFAULT_PROMPT,
+        CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
+        CONF_MAX_TURNS: DEFAULT_MAX_TURNS,
+        CONF_NUM_CTX: DEFAULT_NUM_CTX,
+        CONF_KEEP_ALIVE: DEFAULT_KEEP_ALIVE,
+        CONF_THINK: DEFAULT_THINK,
+    }
+
+
+def _normalized(user_input: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        CONF_BACKEND: user_input[CONF_BACKEND],
+        CONF_URL: str(user_input[CONF_URL]).strip().rstrip("/"),
+        CONF_API_KEY: (user_input.get(CONF_API_KEY) or "").strip(),
+    }
+
+
+class JarvisConfigFlow(ConfigFlow, domain=DOMAIN):
+    """Add an LLM server; its first agent is created with it."""
+
+    VERSION = 1
+    MINOR_VERSION = 1
+
+    async def async_step_user(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Ask for the server and connect to it before saving."""
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            data = _normalized(user_input)
+            self._async_abort_entries_match({CONF_URL: data[CONF_URL]})
+            models, error = await async_check_server(self.hass, data)
+            if error:
+                errors["base"] = error
+            else:
+                return self.async_create_entry(
+                    title=f"Jarvis ({data[CONF_URL]})",
+                    data=data,
+                    subentries=[
+                        {
+                            "subentry_type": SUBENTRY_CONVERSATION,
+                            "data": default_agent_data(models[0]),
+                            "title": DEFAULT_AGENT_NAME,
+                            "unique_id": None,
+                        }
+                    ],
+                )
+        return self.async_show_form(
+            step_id="user",
+            data_schema=self.add_suggested_values_to_schema(
+                SERVER_SCHEMA, user_input or {}
+            ),
+            errors=errors,
+        )
+
+    async def async_step_reconfigure(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Change the server's backend, URL or key."""
+        entry = self._get_reconfigure_entry()
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            data = _normalized(user_input)
+            if data[CONF_URL] != entry.data[CONF_URL]:
+                self._async_abort_entries_match({CONF_URL: data[CONF_URL]})
+            _, error = await async_check_server(self.hass, data)
+            if error:
+                errors["base"] = error
+            else:
+                return self.async_update_reload_and_abort(entry, data=data)
+        return self.async_show_form(
+            step_id="reconfigure",
+            data_schema=self.add_suggested_values_to_schema(
+                SERVER_SCHEMA, user_input or dict(entry.data)
+            ),
+            errors=errors,
+        )
+
+    async def async_step_reauth(
+        self, entry_data: Mapping[str, Any]
+    ) -> ConfigFlowResult:
+        """The server refused the API key."""
+        return await self.async_step_reauth_confirm()
+
+    async def async_step_reauth_confirm(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Ask for a new API key."""
+        entry = self._get_reauth_entry()
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            data = {**entry.data, CONF_API_KEY: user_input.get(CONF_API_KEY, "")}
+            _, error = await async_check_server(self.hass, data)
+            if error:
+                errors["base"] = error
+            else:
+                return self.async_update_reload_and_abort(entry, data=data)
+        return self.async_show_form(
+            step_id="reauth_confirm",
+            data_schema=vol.Schema(
+                {
+                    vol.Optional(CONF_API_KEY): TextSelector(
+                        TextSelectorConfig(type=TextSelectorType.PASSWORD)
+                    )
+                }
+            ),
+            description_placeholders={"url": entry.data[CONF_URL]},
+            errors=errors,
+        )
+
+    @classmethod
+    @callback
+    def async_get_supported_subentry_types(
+        cls, config_entry: ConfigEntry
+    ) -> dict[str, type[ConfigSubentryFlow]]:
+        """Agents are subentries."""
+        return {SUBENTRY_CONVERSATION: AgentSubentryFlow}
+
+
+class AgentSubentryFlow(ConfigSubentryFlow):
+    """Add or reconfigure an agent."""
+
+    @property
+    def _is_new(self) -> bool:
+        return self.source == "user"
+
+    async def async_step_set_options(
+        self, user_input: dict[str, Any] | None = None
+    ) -> SubentryFlowResult:
+        """Model (listed from the server), persona, APIs and loop settings."""
+        entry: JarvisConfigEntry = self._get_entry()
+        if entry.state != ConfigEntryState.LOADED:
+            return self.async_abort(reason="entry_not_loaded")
+
+        if user_input is not None:
+            if self._is_new:
+                name = user_input.pop(CONF_NAME)
+                return self.async_create_entry(title=name, data=user_input)
+            return self.async_update_and_abort(
+                entry, self._get_reconfigure_subentry(), data=user_input
+            )
+
+        try:
+            async with asyncio.timeout(CONNECT_TIMEOUT):
+                models = await entry.runtime_data.client.list_models()
+        except (LLMError, TimeoutError):
+            return self.async_abort(reason="cannot_connect")
+
+        options = (
+            default_agent_data(models[0] if models else "")
+            if self._is_new
+            else dict(self._get_reconfigure_subentry().data)
+        )
+        return self.async_show_form(
+            step_id="set_options",
+            data_schema=self.add_suggested_values_to_schema(
+                agent_schema(self.hass, models, is_new=self._is_new), options
+            ),
+        )
+
+    async_step_user = async_step_set_options
+    async_step_reconfigure = async_step_set_options
+
+
+def agent_schema(hass: HomeAssistant, models: list[str], *, is_new: bool) -> vol.Schema:
+    """The agent form."""
+    schema: dict[vol.Marker, Any] = {}
+    if is_new:
+        schema[vol.Required(CONF_NAME, default=DEFAULT_AGENT_NAME)] = str
+    apis = [
+        SelectOptionDict(label=api.name, value=api.id)
+        for api in llm.async_get_apis(hass)
+    ]
+    schema.update(
+        {
+            vol.Required(CONF_MODEL): SelectSelector(
+                SelectSelectorConfig(options=models, custom_value=True)
+            ),
+            vol.Optional(CONF_PROMPT): TemplateSelector(),
+            vol.Optional(CONF_LLM_HASS_API): SelectSelector(
+                SelectSelectorConfig(options=apis, multiple=True)
+            ),
+            vol.Optional(CONF_MAX_TURNS, default=DEFAULT_MAX_TURNS): vol.All(
+                NumberSelector(
+                    NumberSelectorConfig(
+                        min=1, max=30, step=1, mode=NumberSelectorMode.BOX
+                    )
+                ),
+                vol.Coerce(int),
+            ),
+            vol.Optional(CONF_NUM_CTX, default=DEFAULT_NUM_CTX): vol.All(
+                NumberSelector(
+                    NumberSelectorConfig(
+                        min=MIN_NUM_CTX,
+                        max=MAX_NUM_CTX,
+                        step=1,
+                        mode=NumberSelectorMode.BOX,
+                    )
+                ),
+                vol.Coerce(int),
+            ),
+            vol.Optional(CONF_KEEP_ALIVE, default=DEFAULT_KEEP_ALIVE): vol.All(
+                NumberSelector(
+                    NumberSelectorConfig(
+                        min=-1, max=86400, step=1, mode=NumberSelectorMode.BOX
+                    )
+                ),
+                vol.Coerce(int),
+            ),
+            vol.Optional(CONF_THINK, default=DEFAULT_THINK): BooleanSelector(),
+        }
+    )
+    return vol.Schema(schema)

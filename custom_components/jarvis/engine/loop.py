@@ -1,0 +1,460 @@
+"""The agentic tool loop: call the model, run its tool calls, repeat, reply.
+
+The loop streams each step to a `StepHost` (Home Assistant's chat log, or a
+local host in tests and scripts) and keeps the guards small models need:
+text-protocol fallback, tool-name normalisation, unknown and repeated calls
+answered with tool errors, no junk shown to the user, a capped number of turns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from contextlib import aclosing
+from dataclasses import dataclass, field
+import json
+import logging
+import time
+from typing import Literal, Protocol
+
+from .llm.base import (
+    ChatRequest,
+    LLMClient,
+    LLMError,
+    LLMToolsRejectedError,
+)
+from .output import ReleaseGate, ThinkFilter, strip_think
+from .phrases import LLM_UNAVAILABLE, NOT_UNDERSTOOD, phrase
+from .textproto import (
+    new_call,
+    normalize_tool_name,
+    parse_text_reply,
+    render_messages_for_text_protocol,
+    render_tool_section,
+    validate_arguments,
+)
+from .types import JsonObject, Message, ToolCall, ToolSpec
+
+_LOGGER = logging.getLogger(__name__)
+
+type Protocol_ = Literal["native", "text"]
+MAX_TOOL_RESULT_CHARS = 4000
+
+REPAIR_INSTRUCTION = (
+    "Answer the user's last message now in one or two short plain sentences, "
+    "in the user's language. Do not write JSON or call tools."
+)
+SUMMARY_INSTRUCTION = (
+    "Stop using tools now. In one short sentence, in the user's language, tell "
+    "the user what was done and what, if anything, could not be done."
+)
+
+
+# --- What a step streams to its host ------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StepStart:
+    """A new assistant message begins."""
+
+
+@dataclass(frozen=True, slots=True)
+class TextDelta:
+    """Text that may be shown (and spoken) now."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallDelta:
+    """A tool call of the current message.
+
+    When `answer` is set the engine answered the call itself (a guard error) and
+    the host must record it without running it.
+    """
+
+    call: ToolCall
+    answer: JsonObject | None = None
+
+
+type Delta = StepStart | TextDelta | ToolCallDelta
+
+
+class StepHost(Protocol):
+    """Where steps go: shows text as it streams and runs the tool calls."""
+
+    async def run_step(self, deltas: AsyncIterator[Delta]) -> Mapping[str, JsonObject]:
+        """Consume one step; return results of the calls without an `answer`, by id."""
+
+
+type ToolHandler = Callable[[JsonObject], Awaitable[JsonObject]]
+
+
+class LocalStepHost:
+    """A StepHost that runs tools from a mapping of handlers (tests, scripts)."""
+
+    def __init__(self, handlers: Mapping[str, ToolHandler]) -> None:
+        self._handlers = handlers
+        self.text = ""
+        self.calls: list[ToolCall] = []
+
+    async def run_step(self, deltas: AsyncIterator[Delta]) -> Mapping[str, JsonObject]:
+        """Collect text; run each call not answered by the engine."""
+        results: dict[str, JsonObject] = {}
+        async for delta in deltas:
+            if isinstance(delta, TextDelta):
+                self.text += delta.text
+            elif isinstance(delta, ToolCallDelta) and delta.answer is None:
+                self.calls.append(delta.call)
+                results[delta.call.id] = await self._handlers[delta.call.name](
+                    delta.call.arguments
+                )
+        return results
+
+
+# --- Settings, state and results ----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LoopSettings:
+    """Per-agent settings of the loop."""
+
+    model: str
+    max_turns: int = 8
+    max_tokens: int = 512
+    num_ctx: int | None = None
+    keep_alive: int | None = None
+    think: bool | None = None
+    temperature: float | None = None
+    call_timeout: float = 120.0  # seconds per LLM call, streaming included
+
+
+class ProtocolMemory:
+    """Remembers which conversations switched to the text protocol (bounded)."""
+
+    def __init__(self, capacity: int = 256) -> None:
+        self._text: OrderedDict[str, None] = OrderedDict()
+        self._capacity = capacity
+
+    def is_text(self, conversation_id: str) -> bool:
+        """Whether this conversation uses the text protocol."""
+        return conversation_id in self._text
+
+    def use_text(self, conversation_id: str) -> None:
+        """Switch this conversation to the text protocol for its remaining turns."""
+        self._text[conversation_id] = None
+        self._text.move_to_end(conversation_id)
+        while len(self._text) > self._capacity:
+            self._text.popitem(last=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallRecord:
+    """One tool call of a turn and what came back."""
+
+    name: str
+    arguments: JsonObject
+    result: JsonObject
+    answered_by_engine: bool
+
+
+@dataclass(slots=True)
+class TurnResult:
+    """What a turn did."""
+
+    text: str = ""
+    protocol: Protocol_ = "native"
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    tool_calls: list[ToolCallRecord] = field(default_factory=list)
+    # done | max_turns | llm_error | not_understood
+    ended: str = "done"
+    duration: float = 0.0
+
+
+# --- The loop -----------------------------------------------------------------
+
+
+class ReplyLoop:
+    """Runs one user turn against a model with a set of tools."""
+
+    def __init__(
+        self,
+        client: LLMClient,
+        settings: LoopSettings,
+        protocols: ProtocolMemory | None = None,
+    ) -> None:
+        self._client = client
+        self._settings = settings
+        self._protocols = protocols or ProtocolMemory()
+
+    async def run(
+        self,
+        *,
+        conversation_id: str,
+        system_prompt: str,
+        history: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        host: StepHost,
+        language: str | None = None,
+    ) -> TurnResult:
+        """Answer the last user message in `history`."""
+        started = time.monotonic()
+        turn = _Turn(
+            loop=self,
+            conversation_id=conversation_id,
+            system_prompt=system_prompt,
+            messages=list(history),
+            tools={tool.name: tool for tool in tools},
+            language=language,
+        )
+        await turn.run(host)
+        turn.result.duration = time.monotonic() - started
+        return turn.result
+
+
+@dataclass
+class _Turn:
+    loop: ReplyLoop
+    conversation_id: str
+    system_prompt: str
+    messages: list[Message]
+    tools: dict[str, ToolSpec]
+    language: str | None
+    result: TurnResult = field(default_factory=TurnResult)
+    seen_calls: dict[str, JsonObject] = field(default_factory=dict)
+    call_count: int = 0
+
+    @property
+    def text_mode(self) -> bool:
+        return self.loop._protocols.is_text(self.conversation_id)
+
+    async def run(self, host: StepHost) -> None:
+        settings = self.loop._settings
+        for _ in range(max(1, settings.max_turns)):
+            step = _Step(self, tools_offered=bool(self.tools))
+            results = await host.run_step(step.deltas())
+            if step.outcome == "llm_error":
+                self.result.ended = "llm_error"
+                return
+            if step.outcome == "junk":
+                await self._final_reply(host, REPAIR_INSTRUCTION, "not_understood")
+                return
+            if not step.calls:
+                return
+            self._record_calls(step.calls, results)
+        await self._final_reply(host, SUMMARY_INSTRUCTION, "max_turns")
+
+    def _record_calls(
+        self, calls: Sequence[ToolCallDelta], results: Mapping[str, JsonObject]
+    ) -> None:
+        self.messages.append(
+            Message("assistant", tool_calls=[delta.call for delta in calls])
+        )
+        for delta in calls:
+            result = delta.answer or results.get(
+                delta.call.id,
+                {"error": "no_result", "error_text": "Tool gave no result."},
+            )
+            if delta.answer is None:
+                self.seen_calls[_call_key(delta.call)] = result
+            self.result.tool_calls.append(
+                ToolCallRecord(
+                    delta.call.name,
+                    delta.call.arguments,
+                    result,
+                    answered_by_engine=delta.answer is not None,
+                )
+            )
+            content = json.dumps(result, ensure_ascii=False, default=str)
+            if len(content) > MAX_TOOL_RESULT_CHARS:
+                content = content[:MAX_TOOL_RESULT_CHARS] + "…(truncated)"
+            self.messages.append(
+                Message(
+                    "tool", content, tool_call_id=delta.call.id, name=delta.call.name
+                )
+            )
+
+    async def _final_reply(self, host: StepHost, instruction: str, ended: str) -> None:
+        """One tool-free call that must end in plain words, else a fixed apology."""
+        self.messages.append(Message("user", instruction))
+        step = _Step(self, tools_offered=False)
+        await host.run_step(step.deltas())
+        if step.outcome == "junk":
+            await host.run_step(_say(phrase(NOT_UNDERSTOOD, self.language), self))
+        self.result.ended = ended if step.outcome != "llm_error" else "llm_error"
+
+    def check_call(self, name: str, args: JsonObject) -> ToolCallDelta:
+        """Turn a call the model made into a delta, answering bad calls with errors."""
+        self.call_count += 1
+        call = new_call(self.call_count, normalize_tool_name(name), args)
+        return self.guard(call)
+
+    def guard(self, call: ToolCall) -> ToolCallDelta:
+        """Answer unknown tools, invalid arguments and repeats with a tool error."""
+        name = normalize_tool_name(call.name)
+        tool = self.tools.get(name) or next(
+            (t for t in self.tools.values() if t.name.lower() == name.lower()), None
+        )
+        if tool is None:
+            valid = ", ".join(self.tools) or "none"
+            return ToolCallDelta(
+                call,
+                {
+                    "error": "unknown_tool",
+                    "error_text": f"There is no tool named '{call.name}'. "
+                    f"Valid tools: {valid}.",
+                },
+            )
+        args = {k: v for k, v in call.arguments.items() if v is not None and v != ""}
+        call = ToolCall(call.id, tool.name, args)
+        if problem := validate_arguments(tool, args):
+            return ToolCallDelta(
+                call,
+                {
+                    "error": "invalid_arguments",
+                    "error_text": f"{tool.name}: {problem}.",
+                },
+            )
+        if _call_key(call) in self.seen_calls:
+            return ToolCallDelta(
+                call,
+                {
+                    "error": "repeated_call",
+                    "error_text": f"{tool.name} was already called with these "
+                    "arguments and its result is above. Use that result to "
+                    "answer the user; do not call it again.",
+                },
+            )
+        return ToolCallDelta(call)
+
+
+def _call_key(call: ToolCall) -> str:
+    return call.name + json.dumps(call.arguments, sort_keys=True, default=str)
+
+
+async def _say(text: str, turn: _Turn) -> AsyncIterator[Delta]:
+    turn.result.text += text
+    yield StepStart()
+    yield TextDelta(text)
+
+
+class _Step:
+    """One LLM call: streams safe text, then the tool calls it made."""
+
+    def __init__(self, turn: _Turn, *, tools_offered: bool) -> None:
+        self._turn = turn
+        self._tools_offered = tools_offered
+        self._native_calls: list[ToolCall] = []
+        self.calls: list[ToolCallDelta] = []
+        # ok | llm_error | junk
+        self.outcome = "ok"
+
+    async def deltas(self) -> AsyncIterator[Delta]:
+        turn = self._turn
+        yield StepStart()
+        try:
+            async for delta in self._stream():
+                if isinstance(delta, TextDelta):
+                    turn.result.text += delta.text
+                yield delta
+        except (LLMError, TimeoutError) as err:
+            _LOGGER.warning("LLM call failed: %s", err or type(err).__name__)
+            self.outcome = "llm_error"
+            apology = phrase(LLM_UNAVAILABLE, turn.language)
+            turn.result.text += apology
+            yield TextDelta(apology)
+
+    async def _stream(self) -> AsyncIterator[Delta]:
+        turn = self._turn
+        text_mode = turn.text_mode and self._tools_offered
+        gate = ReleaseGate(hold_all=text_mode)
+        try:
+            async for text in self._consume(self._request(text_mode=text_mode), gate):
+                yield TextDelta(text)
+        except LLMToolsRejectedError:
+            if text_mode or not self._tools_offered:
+                raise
+            _LOGGER.info("Server rejected tools; switching to the text protocol")
+            turn.loop._protocols.use_text(turn.conversation_id)
+            text_mode = True
+            gate = ReleaseGate(hold_all=True)
+            async for _ in self._consume(self._request(text_mode=True), gate):
+                pass  # a gate that holds everything releases nothing early
+        turn.result.protocol = "text" if text_mode else "native"
+
+        parsed = parse_text_reply(strip_think(gate.held))
+        if self._native_calls:
+            self.calls = [turn.guard(call) for call in self._native_calls]
+        elif self._tools_offered and parsed.calls:
+            if not text_mode:
+                _LOGGER.info("Model wrote a tool call as text; using text protocol")
+                turn.loop._protocols.use_text(turn.conversation_id)
+                turn.result.protocol = "text"
+            self.calls = [turn.check_call(name, args) for name, args in parsed.calls]
+        elif parsed.prose:
+            yield TextDelta(_joined(gate.released, parsed.prose))
+        elif not gate.released:
+            self.outcome = "junk"
+        for delta in self.calls:
+            yield delta
+
+    def _request(self, *, text_mode: bool) -> ChatRequest:
+        turn = self._turn
+        settings = turn.loop._settings
+        system = turn.system_prompt
+        messages: Sequence[Message] = turn.messages
+        tools: list[ToolSpec] | None = None
+        if self._tools_offered and not text_mode:
+            tools = list(turn.tools.values())
+        else:
+            if self._tools_offered:
+                catalogue = render_tool_section(list(turn.tools.values()))
+                system = f"{system}\n\n{catalogue}"
+            messages = render_messages_for_text_protocol(messages)
+        return ChatRequest(
+            model=settings.model,
+            messages=[Message("system", system), *messages],
+            tools=tools,
+            max_tokens=settings.max_tokens,
+            num_ctx=settings.num_ctx,
+            keep_alive=settings.keep_alive,
+            think=settings.think,
+            temperature=settings.temperature,
+        )
+
+    async def _consume(
+        self, request: ChatRequest, gate: ReleaseGate
+    ) -> AsyncIterator[str]:
+        """Stream one call, yielding text the gate releases.
+
+        The deadline applies to each read, never around a yield, so a timeout
+        cancels only the HTTP read (closing the stream) and not the consumer.
+        """
+        turn = self._turn
+        turn.result.llm_calls += 1
+        deadline = asyncio.get_running_loop().time() + turn.loop._settings.call_timeout
+        think = ThinkFilter()
+        async with aclosing(turn.loop._client.chat_stream(request)) as stream:
+            chunks = aiter(stream)
+            while True:
+                async with asyncio.timeout_at(deadline):
+                    try:
+                        chunk = await anext(chunks)
+                    except StopAsyncIteration:
+                        break
+                self._native_calls.extend(chunk.tool_calls)
+                if chunk.usage:
+                    turn.result.prompt_tokens += chunk.usage.prompt_tokens
+                    turn.result.completion_tokens += chunk.usage.completion_tokens
+                if chunk.content and (released := gate.feed(think.feed(chunk.content))):
+                    yield released
+        if released := gate.feed(think.flush()):
+            yield released
+
+
+def _joined(released: str, more: str) -> str:
+    """Continue already-shown text with the rest of the reply."""
+    return more if not released or released.endswith((" ", "\n")) else f" {more}"

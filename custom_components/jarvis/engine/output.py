@@ -1,0 +1,104 @@
+"""What of a model's output may reach the user, and when."""
+
+from __future__ import annotations
+
+import re
+
+from .textproto import looks_like_call_syntax
+
+_THINK_OPEN = "<think>"
+_THINK_CLOSE = "</think>"
+_SENTENCE_END_RE = re.compile(r"[.!?…。](?:\s|$)|\n")
+
+
+def _partial_tag_len(text: str, tag: str) -> int:
+    """Length of the longest suffix of text that is a prefix of tag."""
+    for size in range(min(len(tag) - 1, len(text)), 0, -1):
+        if text.endswith(tag[:size]):
+            return size
+    return 0
+
+
+class ThinkFilter:
+    """Removes <think>…</think> blocks from a stream, across chunk boundaries."""
+
+    def __init__(self) -> None:
+        self._buffer = ""
+        self._inside = False
+
+    def feed(self, chunk: str) -> str:
+        """Add a chunk; return the text that is certainly outside think blocks."""
+        self._buffer += chunk
+        out: list[str] = []
+        while True:
+            if self._inside:
+                end = self._buffer.find(_THINK_CLOSE)
+                if end == -1:
+                    keep = _partial_tag_len(self._buffer, _THINK_CLOSE)
+                    self._buffer = self._buffer[len(self._buffer) - keep :]
+                    break
+                self._buffer = self._buffer[end + len(_THINK_CLOSE) :]
+                self._inside = False
+                continue
+            start = self._buffer.find(_THINK_OPEN)
+            if start == -1:
+                keep = _partial_tag_len(self._buffer, _THINK_OPEN)
+                out.append(self._buffer[: len(self._buffer) - keep])
+                self._buffer = self._buffer[len(self._buffer) - keep :]
+                break
+            out.append(self._buffer[:start])
+            self._buffer = self._buffer[start + len(_THINK_OPEN) :]
+            self._inside = True
+        return "".join(out)
+
+    def flush(self) -> str:
+        """End of stream: return what is left outside any think block."""
+        rest = "" if self._inside else self._buffer
+        self._buffer = ""
+        return rest
+
+
+def strip_think(text: str) -> str:
+    """Remove think blocks from a complete text, including an unopened leading one."""
+    if _THINK_CLOSE in text and _THINK_OPEN not in text.split(_THINK_CLOSE, 1)[0]:
+        text = text.split(_THINK_CLOSE, 1)[1]
+    think = ThinkFilter()
+    return (think.feed(text) + think.flush()).strip()
+
+
+class ReleaseGate:
+    """Decides how much of a streaming reply can be shown before it is complete.
+
+    Text is released a sentence at a time, and only while nothing in it could be
+    a tool call written as text; with `hold_all` nothing is released early.
+    """
+
+    def __init__(self, *, hold_all: bool) -> None:
+        self._blocked = hold_all
+        self._pending = ""
+        self.released = ""
+
+    def feed(self, text: str) -> str:
+        """Add visible text; return the part that is safe to show now."""
+        self._pending += text
+        if self._blocked:
+            return ""
+        if not self.released and self._pending.lstrip()[:1] in ("{", "[", "<", "`"):
+            self._blocked = True
+            return ""
+        if looks_like_call_syntax(self._pending):
+            self._blocked = True
+            return ""
+        boundary = 0
+        for match in _SENTENCE_END_RE.finditer(self._pending):
+            boundary = match.end()
+        if not boundary:
+            return ""
+        ready, self._pending = self._pending[:boundary], self._pending[boundary:]
+        self.released += ready
+        return ready
+
+    @property
+    def held(self) -> str:
+        """Text not shown yet."""
+        return self._pending

@@ -1,0 +1,309 @@
+"""The text tool-call protocol: for models that write their tool calls as text.
+
+Small models (Qwen2.5-Coder 0.5B/1.5B among them) never fill `tool_calls`; they
+write the call as bare JSON, in a ```json fence, in <tool_call> tags, or wrapped
+in prose. This module finds such calls, normalises tool names, and renders the
+tool catalogue into the system prompt for models on this protocol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+import json
+import re
+from typing import Any
+
+from .types import JsonObject, Message, ToolCall, ToolSpec
+
+_FENCE_RE = re.compile(r"```[ \t]*([\w-]*)[ \t]*\n?(.*?)(?:```|\Z)", re.DOTALL)
+_TAG_RE = re.compile(
+    r"<(tool_call|function_call|tool|function)>(.*?)(?:</\1>|\Z)", re.DOTALL
+)
+_NAME_KEYS = ("name", "tool", "tool_name", "function", "function_name")
+_ARG_KEYS = ("arguments", "parameters", "args", "tool_args", "input", "params")
+_EMPTY_CALLS_RE = re.compile(r"""["']?tool_calls["']?\s*[:=]\s*\[\s*\]""")
+# Markers that mean a reply may be (or contain) a call written as text.
+CALL_MARKERS = ("{", "```", "<tool", "<function", "tool_call")
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedText:
+    """A model reply split into the calls it wrote and the prose around them."""
+
+    calls: list[tuple[str, JsonObject]]
+    prose: str
+    # JSON or call syntax was present, even if no usable call came out of it.
+    had_call_syntax: bool
+
+
+def normalize_tool_name(raw: str) -> str:
+    """Undo the decorations models put around tool names.
+
+    Handles `functions.x`, `call=x`, `to=functions.x`, `x<|channel|>commentary`,
+    quotes, backticks and a trailing `()`.
+    """
+    name = raw.strip().strip("`'\" ")
+    name = name.split("<|", 1)[0]
+    for prefix in ("to=", "call=", "call:", "functions.", "function.", "tools."):
+        if name.lower().startswith(prefix):
+            name = name[len(prefix) :]
+    if name.endswith("()"):
+        name = name[:-2]
+    return name.strip()
+
+
+def parse_text_reply(text: str) -> ParsedText:
+    """Find tool calls written as text and return them with the remaining prose."""
+    calls: list[tuple[str, JsonObject]] = []
+    spans: list[tuple[int, int]] = []
+    had_syntax = bool(_EMPTY_CALLS_RE.search(text))
+
+    for match in [*_TAG_RE.finditer(text), *_FENCE_RE.finditer(text)]:
+        if any(start <= match.start() < end for start, end in spans):
+            continue
+        body = match.group(2)
+        found = list(_calls_in_json_values(_json_values(body)))
+        lang = match.group(1).lower()
+        is_code = match.re is _TAG_RE or lang in ("json", "tool_call", "tool", "")
+        if found or (is_code and body.lstrip().startswith(("{", "["))):
+            had_syntax = True
+            calls.extend(found)
+            spans.append(match.span())
+
+    rest = _cut(text, spans)
+    for start, end, value in _bare_json(rest):
+        found = list(_calls_in_json_values([value]))
+        if found or isinstance(value, (dict, list)):
+            had_syntax = True
+            calls.extend(found)
+            spans.append((start, end))
+            rest = rest[:start] + " " * (end - start) + rest[end:]
+    if "{" in rest and re.search(r"\{\s*\"", rest):
+        # An unterminated object: truncated JSON must never reach the user.
+        had_syntax = True
+        rest = rest[: rest.index("{")]
+
+    prose = _EMPTY_CALLS_RE.sub(" ", rest)
+    return ParsedText(calls=calls, prose=_tidy(prose), had_call_syntax=had_syntax)
+
+
+def looks_like_call_syntax(text: str) -> bool:
+    """Cheap check used while streaming: could this text contain a call?"""
+    return any(marker in text for marker in CALL_MARKERS)
+
+
+def _cut(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    out = text
+    for start, end in sorted(spans, reverse=True):
+        out = out[:start] + " " * (end - start) + out[end:]
+    return out
+
+
+def _tidy(prose: str) -> str:
+    prose = re.sub(r"[ \t]+", " ", prose)
+    prose = re.sub(r"\s*\n\s*", "\n", prose).strip()
+    # Lead-ins such as "To turn it off, use:" mean nothing without their call.
+    return re.sub(r"[^.!?\n]*:\s*$", "", prose).strip()
+
+
+def _json_values(body: str) -> list[Any]:
+    body = body.strip()
+    try:
+        return [json.loads(body)]
+    except json.JSONDecodeError:
+        return [value for _, _, value in _bare_json(body)]
+
+
+def _bare_json(text: str) -> Iterator[tuple[int, int, Any]]:
+    """Yield (start, end, value) for each JSON object or array embedded in text."""
+    decoder = json.JSONDecoder()
+    index = 0
+    while (start := _next_open(text, index)) != -1:
+        try:
+            value, end = decoder.raw_decode(text, start)
+        except json.JSONDecodeError:
+            value, end = _lenient_decode(text, start)
+            if value is None:
+                index = start + 1
+                continue
+        yield start, end, value
+        index = end
+
+
+def _next_open(text: str, index: int) -> int:
+    positions = [p for p in (text.find("{", index), text.find("[", index)) if p != -1]
+    return min(positions) if positions else -1
+
+
+def _lenient_decode(text: str, start: int) -> tuple[Any, int]:
+    """Accept the commonest small-model slips: single quotes, trailing commas."""
+    depth = 0
+    for pos in range(start, len(text)):
+        if text[pos] in "{[":
+            depth += 1
+        elif text[pos] in "}]":
+            depth -= 1
+            if depth == 0:
+                candidate = text[start : pos + 1]
+                repaired = re.sub(r",\s*([}\]])", r"\1", candidate)
+                if '"' not in repaired:
+                    repaired = repaired.replace("'", '"')
+                try:
+                    return json.loads(repaired), pos + 1
+                except json.JSONDecodeError:
+                    return None, start
+    return None, start
+
+
+def _calls_in_json_values(values: Sequence[Any]) -> Iterator[tuple[str, JsonObject]]:
+    for value in values:
+        if isinstance(value, list):
+            yield from _calls_in_json_values(value)
+        elif isinstance(value, dict):
+            if isinstance(value.get("tool_calls"), list):
+                yield from _calls_in_json_values(value["tool_calls"])
+            elif (call := _call_from_object(value)) is not None:
+                yield call
+
+
+def _call_from_object(obj: Mapping[str, Any]) -> tuple[str, JsonObject] | None:
+    function = obj.get("function")
+    if isinstance(function, dict):
+        return _call_from_object(function)
+    name = next((obj[k] for k in _NAME_KEYS if isinstance(obj.get(k), str)), None)
+    if not name:
+        return None
+    args: Any = next((obj[k] for k in _ARG_KEYS if k in obj), None)
+    if args is None:
+        # Some models flatten the arguments next to the name.
+        args = {k: v for k, v in obj.items() if k not in (*_NAME_KEYS, "type", "id")}
+    if isinstance(args, str):
+        try:
+            args = json.loads(args) if args.strip() else {}
+        except json.JSONDecodeError:
+            return None
+    if not isinstance(args, dict):
+        return None
+    return normalize_tool_name(name), args
+
+
+# --- Rendering the protocol for the model -------------------------------------
+
+
+def render_tool_section(tools: Sequence[ToolSpec]) -> str:
+    """The system-prompt section that teaches a model the text protocol."""
+    lines = [
+        "## Tools",
+        "To use a tool, reply with ONLY one JSON object and no other text:",
+        '{"name": "<tool name>", "arguments": {<arguments>}}',
+        "Use a tool only when the request needs it; otherwise answer in plain words.",
+        "After a tool result arrives, answer the user in one short plain sentence, "
+        "or call the next tool if the request needs more.",
+        "Available tools:",
+    ]
+    lines.extend(f"- {tool.name}: {_describe_tool(tool)}" for tool in tools)
+    return "\n".join(lines)
+
+
+def _describe_tool(tool: ToolSpec) -> str:
+    description = tool.description.strip().split("\n", 1)[0]
+    properties: dict[str, Any] = tool.parameters.get("properties") or {}
+    if not properties:
+        return f"{description} No arguments."
+    required = set(tool.parameters.get("required") or ())
+    parts = []
+    for name, schema in properties.items():
+        kind = _schema_kind(schema)
+        flag = "" if name in required else "optional "
+        parts.append(f"{name} ({flag}{kind})")
+    return f"{description} Arguments: {', '.join(parts)}."
+
+
+def _schema_kind(schema: Mapping[str, Any]) -> str:
+    if "enum" in schema:
+        return "one of " + "/".join(str(v) for v in schema["enum"][:8])
+    kind = schema.get("type")
+    if kind == "array":
+        return f"list of {_schema_kind(schema.get('items') or {})}"
+    if isinstance(kind, str):
+        return kind
+    for key in ("anyOf", "oneOf"):
+        if options := schema.get(key):
+            return " or ".join(_schema_kind(option) for option in options)
+    return "value"
+
+
+def render_messages_for_text_protocol(messages: Sequence[Message]) -> list[Message]:
+    """Rewrite native tool turns as plain text for servers that get no `tools`."""
+    out: list[Message] = []
+    for message in messages:
+        if message.role == "assistant" and message.tool_calls:
+            written = "\n".join(
+                json.dumps({"name": call.name, "arguments": call.arguments})
+                for call in message.tool_calls
+            )
+            out.append(Message("assistant", written))
+        elif message.role == "tool":
+            out.append(Message("user", tool_result_text(message)))
+        else:
+            out.append(message)
+    return out
+
+
+def tool_result_text(message: Message) -> str:
+    """A tool result as a text-protocol model reads it."""
+    return (
+        f"Tool result from {message.name or 'the tool'}: {message.content}\n"
+        "(This is a tool result, not the user. If the request is done, reply to "
+        "the user in one short plain sentence; otherwise call the next tool.)"
+    )
+
+
+def validate_arguments(tool: ToolSpec, args: JsonObject) -> str | None:
+    """Check arguments against the tool's JSON schema; return a problem or None."""
+    properties: dict[str, Any] = tool.parameters.get("properties") or {}
+    for name in tool.parameters.get("required") or ():
+        if name not in args:
+            return f"missing required argument '{name}'"
+    for name, value in args.items():
+        if name not in properties:
+            if properties and tool.parameters.get("additionalProperties") is False:
+                return f"unknown argument '{name}'; valid: {', '.join(properties)}"
+            continue
+        if problem := _check_value(name, value, properties[name]):
+            return problem
+    return None
+
+
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "array": (list,),
+    "object": (dict,),
+}
+
+
+def _check_value(name: str, value: Any, schema: Mapping[str, Any]) -> str | None:
+    if "enum" in schema and value not in schema["enum"]:
+        options = ", ".join(str(v) for v in schema["enum"])
+        return f"argument '{name}' must be one of: {options}"
+    kind = schema.get("type")
+    if isinstance(kind, str) and kind in _JSON_TYPES:
+        is_bool = isinstance(value, bool)
+        if not isinstance(value, _JSON_TYPES[kind]) or (
+            is_bool and kind in ("integer", "number")
+        ):
+            return f"argument '{name}' must be a {kind}"
+        if isinstance(value, list) and isinstance(schema.get("items"), dict):
+            for item in value:
+                if problem := _check_value(name, item, schema["items"]):
+                    return problem
+    return None
+
+
+def new_call(index: int, name: str, args: JsonObject) -> ToolCall:
+    """A ToolCall for a call parsed from text (text calls carry no id)."""
+    return ToolCall(id=f"text_call_{index}", name=name, arguments=args)

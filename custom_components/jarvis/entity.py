@@ -1,0 +1,214 @@
+"""The bridge between Home Assistant's chat log and Jarvis's reply engine."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping
+import json
+from typing import Any
+
+from homeassistant.components import conversation
+from homeassistant.config_entries import ConfigSubentry
+from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.helpers import device_registry as dr, llm
+from homeassistant.helpers.entity import Entity
+from voluptuous_openapi import convert
+
+from . import JarvisConfigEntry
+from .const import (
+    CONF_BACKEND,
+    CONF_KEEP_ALIVE,
+    CONF_MAX_TURNS,
+    CONF_MODEL,
+    CONF_NUM_CTX,
+    CONF_THINK,
+    DEFAULT_MAX_TURNS,
+    DOMAIN,
+)
+from .engine.loop import (
+    Delta,
+    LoopSettings,
+    ReplyLoop,
+    StepStart,
+    TextDelta,
+    ToolCallDelta,
+    TurnResult,
+)
+from .engine.types import JsonObject, Message, ToolCall, ToolSpec
+
+# Earlier turns sent with each request; the rest of the chat log stays in HA.
+MAX_HISTORY_MESSAGES = 24
+
+
+def tool_specs(api: llm.APIInstance | None) -> list[ToolSpec]:
+    """Home Assistant's LLM tools as engine tool specs."""
+    if api is None:
+        return []
+    return [
+        ToolSpec(
+            name=tool.name,
+            description=tool.description or "",
+            parameters=convert(
+                tool.parameters, custom_serializer=api.custom_serializer
+            ),
+        )
+        for tool in api.tools
+    ]
+
+
+def history_from_chat_log(chat_log: conversation.ChatLog) -> tuple[str, list[Message]]:
+    """The system prompt and the recent turns of a chat log, as engine messages."""
+    system_prompt = ""
+    messages: list[Message] = []
+    for content in chat_log.content:
+        if isinstance(content, conversation.SystemContent):
+            system_prompt = content.content
+        elif isinstance(content, conversation.UserContent):
+            messages.append(Message("user", content.content))
+        elif isinstance(content, conversation.AssistantContent):
+            messages.append(
+                Message(
+                    "assistant",
+                    content.content or "",
+                    tool_calls=[
+                        ToolCall(call.id, call.tool_name, call.tool_args)
+                        for call in content.tool_calls or ()
+                    ],
+                )
+            )
+        elif isinstance(content, conversation.ToolResultContent):
+            messages.append(
+                Message(
+                    "tool",
+                    json.dumps(content.tool_result, ensure_ascii=False, default=str),
+                    tool_call_id=content.tool_call_id,
+                    name=content.tool_name,
+                )
+            )
+    return system_prompt, _recent(messages)
+
+
+def _recent(messages: list[Message]) -> list[Message]:
+    """Trim to recent messages, starting at a user turn so no tool group is split."""
+    if len(messages) <= MAX_HISTORY_MESSAGES:
+        return messages
+    start = len(messages) - MAX_HISTORY_MESSAGES
+    while start < len(messages) - 1 and messages[start].role != "user":
+        start += 1
+    return messages[start:]
+
+
+class ChatLogHost:
+    """Streams engine steps into the chat log, which runs tools via the LLM API.
+
+    Tool calls the engine answered itself (guard errors) go in as external calls
+    with their results, so the chat log and trace stay complete and consistent.
+    """
+
+    def __init__(self, chat_log: conversation.ChatLog, agent_id: str) -> None:
+        self._chat_log = chat_log
+        self._agent_id = agent_id
+
+    async def run_step(self, deltas: AsyncIterator[Delta]) -> Mapping[str, JsonObject]:
+        """Stream one step; return results of the calls Home Assistant ran."""
+        answered: dict[str, ToolCallDelta] = {}
+        results: dict[str, JsonObject] = {}
+        async for content in self._chat_log.async_add_delta_content_stream(
+            self._agent_id, self._ha_deltas(deltas, answered)
+        ):
+            if (
+                isinstance(content, conversation.ToolResultContent)
+                and content.tool_call_id not in answered
+            ):
+                results[content.tool_call_id] = dict(content.tool_result)
+        return results
+
+    @staticmethod
+    async def _ha_deltas(
+        deltas: AsyncIterator[Delta], answered: dict[str, ToolCallDelta]
+    ) -> AsyncIterator[
+        conversation.AssistantContentDeltaDict | conversation.ToolResultContentDeltaDict
+    ]:
+        async for delta in deltas:
+            if isinstance(delta, StepStart):
+                yield {"role": "assistant"}
+            elif isinstance(delta, TextDelta):
+                yield {"content": delta.text}
+            elif isinstance(delta, ToolCallDelta):
+                if delta.answer is not None:
+                    answered[delta.call.id] = delta
+                yield {
+                    "tool_calls": [
+                        llm.ToolInput(
+                            tool_name=delta.call.name,
+                            tool_args=delta.call.arguments,
+                            id=delta.call.id,
+                            external=delta.answer is not None,
+                        )
+                    ]
+                }
+        for delta in answered.values():
+            assert delta.answer is not None
+            yield {
+                "role": "tool_result",
+                "tool_call_id": delta.call.id,
+                "tool_name": delta.call.name,
+                "tool_result": delta.answer,
+            }
+
+
+class JarvisLLMEntity(Entity):
+    """Base of Jarvis's agent entities: one per agent subentry."""
+
+    _attr_has_entity_name = True
+    _attr_name = None
+
+    def __init__(self, entry: JarvisConfigEntry, subentry: ConfigSubentry) -> None:
+        """Describe the agent as a service device."""
+        self.entry = entry
+        self.subentry = subentry
+        self._attr_unique_id = subentry.subentry_id
+        self._attr_device_info = dr.DeviceInfo(
+            identifiers={(DOMAIN, subentry.subentry_id)},
+            name=subentry.title,
+            manufacturer="Jarvis",
+            model=subentry.data[CONF_MODEL],
+            entry_type=dr.DeviceEntryType.SERVICE,
+        )
+
+    @property
+    def llm_apis(self) -> list[str]:
+        """The Home Assistant LLM APIs this agent may use."""
+        apis: Any = self.subentry.data.get(CONF_LLM_HASS_API) or []
+        return [apis] if isinstance(apis, str) else list(apis)
+
+    def loop_settings(self) -> LoopSettings:
+        """The engine settings for this agent."""
+        data = self.subentry.data
+        is_ollama = self.entry.data[CONF_BACKEND] == "ollama"
+        return LoopSettings(
+            model=data[CONF_MODEL],
+            max_turns=int(data.get(CONF_MAX_TURNS, DEFAULT_MAX_TURNS)),
+            num_ctx=int(data[CONF_NUM_CTX])
+            if is_ollama and CONF_NUM_CTX in data
+            else None,
+            keep_alive=int(data[CONF_KEEP_ALIVE])
+            if is_ollama and CONF_KEEP_ALIVE in data
+            else None,
+            think=bool(data.get(CONF_THINK)) if is_ollama else None,
+        )
+
+    async def _async_handle_chat_log(
+        self, chat_log: conversation.ChatLog, language: str | None
+    ) -> TurnResult:
+        """Answer the chat log's last user message through the reply loop."""
+        runtime = self.entry.runtime_data
+        system_prompt, history = history_from_chat_log(chat_log)
+        loop = ReplyLoop(runtime.client, self.loop_settings(), runtime.protocols)
+        return await loop.run(
+            conversation_id=chat_log.conversation_id,
+            system_prompt=system_prompt,
+            history=history,
+            tools=tool_specs(chat_log.llm_api),
+            host=ChatLogHost(chat_log, self.entity_id),
+            language=language,
+        )

@@ -1,0 +1,1 @@
+"""Tests for the Jarvis integration and its engine."""

@@ -1,0 +1,357 @@
+"""The reply loop against a scripted LLM server, over both wire formats."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Mapping
+import json
+import socket
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from custom_components.jarvis.engine.llm import create_client
+from custom_components.jarvis.engine.llm.base import LLMClient
+from custom_components.jarvis.engine.loop import (
+    Delta,
+    LocalStepHost,
+    LoopSettings,
+    ProtocolMemory,
+    ReplyLoop,
+    TextDelta,
+)
+from custom_components.jarvis.engine.phrases import LLM_UNAVAILABLE, NOT_UNDERSTOOD
+from custom_components.jarvis.engine.types import JsonObject, Message, ToolSpec
+from tests.scripted_llm import Reply, ScriptedLLMServer
+
+TOOLS = [
+    ToolSpec(
+        "HassTurnOn",
+        "Turns on a device.",
+        {
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "area": {"type": "string"}},
+            "required": ["name"],
+        },
+    ),
+    ToolSpec("GetLiveContext", "Current states of devices.", {"type": "object"}),
+]
+USER = [Message("user", "turn on the kitchen light")]
+
+
+class RecordingHost(LocalStepHost):
+    """Runs tools, and records each step's text deltas separately."""
+
+    def __init__(self, handlers: Mapping[str, Any]) -> None:
+        super().__init__(handlers)
+        self.text_deltas: list[str] = []
+
+    async def run_step(self, deltas: AsyncIterator[Delta]) -> Mapping[str, JsonObject]:
+        async def recorded() -> AsyncIterator[Delta]:
+            async for delta in deltas:
+                if isinstance(delta, TextDelta):
+                    self.text_deltas.append(delta.text)
+                yield delta
+
+        return await super().run_step(recorded())
+
+
+def make_host() -> tuple[RecordingHost, list[JsonObject]]:
+    calls: list[JsonObject] = []
+
+    async def turn_on(args: JsonObject) -> JsonObject:
+        calls.append(args)
+        return {"success": True, "name": args["name"]}
+
+    async def live_context(args: JsonObject) -> JsonObject:
+        return {"kitchen light": "off"}
+
+    return RecordingHost({"HassTurnOn": turn_on, "GetLiveContext": live_context}), calls
+
+
+@pytest_asyncio.fixture(params=["ollama", "openai"])
+async def client(
+    request: pytest.FixtureRequest, scripted_llm: ScriptedLLMServer
+) -> AsyncIterator[LLMClient]:
+    llm = create_client(request.param, scripted_llm.url)
+    yield llm
+    await llm.close()
+
+
+def run_loop(
+    client: LLMClient,
+    host: LocalStepHost,
+    *,
+    protocols: ProtocolMemory | None = None,
+    history: list[Message] | None = None,
+    tools: list[ToolSpec] | None = None,
+    language: str = "en",
+    **settings: Any,
+) -> Any:
+    loop = ReplyLoop(client, LoopSettings(model="test-model", **settings), protocols)
+    return loop.run(
+        conversation_id="conv-1",
+        system_prompt="You are Jarvis.",
+        history=history or USER,
+        tools=TOOLS if tools is None else tools,
+        host=host,
+        language=language,
+    )
+
+
+def sent_tools(request: dict[str, Any]) -> Any:
+    return request["json"].get("tools")
+
+
+def system_text(request: dict[str, Any]) -> str:
+    return str(request["json"]["messages"][0]["content"])
+
+
+async def test_native_tool_call_then_answer(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOn", {"name": "kitchen light"})]),
+        Reply(content="The kitchen light is on."),
+    )
+    host, calls = make_host()
+    result = await run_loop(client, host)
+
+    assert calls == [{"name": "kitchen light"}]
+    assert result.text == "The kitchen light is on."
+    assert result.protocol == "native"
+    assert result.llm_calls == 2
+    assert result.ended == "done"
+    first, second = scripted_llm.chat_requests
+    assert [t["function"]["name"] for t in sent_tools(first)] == [
+        "HassTurnOn",
+        "GetLiveContext",
+    ]
+    tool_message = second["json"]["messages"][-1]
+    assert tool_message["role"] == "tool"
+    assert json.loads(tool_message["content"]) == {
+        "success": True,
+        "name": "kitchen light",
+    }
+
+
+@pytest.mark.parametrize(
+    "written_call",
+    [
+        '{"name": "HassTurnOn", "arguments": {"name": "kitchen light"}}',
+        '```json\n{"name": "HassTurnOn", "arguments": {"name": "kitchen light"}}\n```',
+        "To turn it on, use: ```json\n"
+        '{"name": "functions.HassTurnOn", "arguments": {"name": "kitchen light"}}\n```',
+        '<tool_call>{"name": "HassTurnOn", "arguments": {"name": "kitchen light"}}'
+        "</tool_call>",
+    ],
+)
+async def test_call_written_as_text_runs_and_switches_protocol(
+    client: LLMClient, scripted_llm: ScriptedLLMServer, written_call: str
+) -> None:
+    protocols = ProtocolMemory()
+    scripted_llm.script(
+        Reply(content=written_call), Reply(content="Done, the light is on.")
+    )
+    host, calls = make_host()
+    result = await run_loop(client, host, protocols=protocols)
+
+    assert calls == [{"name": "kitchen light"}]
+    assert result.text == "Done, the light is on."
+    assert "use:" not in "".join(host.text_deltas)
+    assert result.protocol == "text"
+    second = scripted_llm.chat_requests[1]
+    assert not sent_tools(second)
+    assert "Available tools:" in system_text(second)
+    # The conversation stays on the text protocol for its next turn.
+    scripted_llm.script(Reply(content="Hello."))
+    await run_loop(client, make_host()[0], protocols=protocols)
+    assert not sent_tools(scripted_llm.chat_requests[2])
+
+
+async def test_http_400_on_tools_falls_back_to_text_protocol(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(
+        Reply(reject_tools=True),
+        Reply(content='{"name": "HassTurnOn", "arguments": {"name": "kitchen light"}}'),
+        Reply(content="It is on."),
+    )
+    host, calls = make_host()
+    result = await run_loop(client, host)
+
+    assert calls == [{"name": "kitchen light"}]
+    assert result.text == "It is on."
+    assert result.protocol == "text"
+    rejected, retried, _ = scripted_llm.chat_requests
+    assert sent_tools(rejected)
+    assert not sent_tools(retried)
+
+
+async def test_unknown_tool_gets_error_listing_valid_names(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(
+        Reply(tool_calls=[("TurnOnLight", {"name": "kitchen light"})]),
+        Reply(content="Sorry, I used the wrong tool."),
+    )
+    host, calls = make_host()
+    result = await run_loop(client, host)
+
+    assert calls == []
+    record = result.tool_calls[0]
+    assert record.answered_by_engine
+    assert record.result["error"] == "unknown_tool"
+    assert "HassTurnOn, GetLiveContext" in record.result["error_text"]
+    sent_back = scripted_llm.chat_requests[1]["json"]["messages"][-1]["content"]
+    assert "unknown_tool" in sent_back
+
+
+async def test_repeated_identical_call_is_refused(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    call = ("HassTurnOn", {"name": "kitchen light"})
+    scripted_llm.script(
+        Reply(tool_calls=[call]),
+        Reply(tool_calls=[call]),
+        Reply(content="The light is on."),
+    )
+    host, calls = make_host()
+    result = await run_loop(client, host)
+
+    assert len(calls) == 1
+    assert result.tool_calls[1].result["error"] == "repeated_call"
+    assert result.text == "The light is on."
+
+
+async def test_invalid_arguments_are_not_run(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOn", {"area": "kitchen"})]),
+        Reply(content="Which device?"),
+    )
+    host, calls = make_host()
+    result = await run_loop(client, host)
+
+    assert calls == []
+    assert result.tool_calls[0].result["error"] == "invalid_arguments"
+    assert "name" in result.tool_calls[0].result["error_text"]
+
+
+@pytest.mark.parametrize(
+    "junk", ["tool_calls: []", '{"name": "HassTurnOn", "argu', '{"tool_calls": []}']
+)
+async def test_junk_is_never_shown_and_repaired(
+    client: LLMClient, scripted_llm: ScriptedLLMServer, junk: str
+) -> None:
+    scripted_llm.script(Reply(content=junk), Reply(content="Hello, how can I help?"))
+    host, _ = make_host()
+    result = await run_loop(client, host)
+
+    assert result.text == "Hello, how can I help?"
+    assert "".join(host.text_deltas) == "Hello, how can I help?"
+    assert result.ended == "not_understood"
+    assert not sent_tools(scripted_llm.chat_requests[1])
+
+
+async def test_junk_twice_gives_fixed_apology(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(Reply(content="tool_calls: []"), Reply(content="{}"))
+    host, _ = make_host()
+    result = await run_loop(client, host)
+
+    assert result.text == NOT_UNDERSTOOD["en"]
+    assert "{" not in host.text
+
+
+async def test_max_turns_ends_with_a_summary(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOn", {"name": "lamp 1"})]),
+        Reply(tool_calls=[("HassTurnOn", {"name": "lamp 2"})]),
+        Reply(content="I turned on lamps 1 and 2."),
+    )
+    host, calls = make_host()
+    result = await run_loop(client, host, max_turns=2)
+
+    assert len(calls) == 2
+    assert result.ended == "max_turns"
+    assert result.text == "I turned on lamps 1 and 2."
+    summary_request = scripted_llm.chat_requests[2]
+    assert not sent_tools(summary_request)
+    assert "Stop using tools" in summary_request["json"]["messages"][-1]["content"]
+
+
+async def test_timeout_apologises_and_cancels_the_request(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(Reply(content="I am thinking", hang=True))
+    host, _ = make_host()
+    result = await run_loop(client, host, call_timeout=0.5)
+
+    assert result.ended == "llm_error"
+    assert result.text.endswith(LLM_UNAVAILABLE["en"])
+    for _ in range(50):
+        if scripted_llm.disconnects:
+            break
+        await asyncio.sleep(0.02)
+    assert scripted_llm.disconnects == 1
+
+
+@pytest.mark.parametrize("backend", ["ollama", "openai"])
+async def test_server_down_apologises_in_users_language(
+    backend: str, socket_enabled: None
+) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    client = create_client(backend, f"http://127.0.0.1:{port}", connect_timeout=2)
+    host, _ = make_host()
+    try:
+        result = await run_loop(client, host, language="de-DE")
+    finally:
+        await client.close()
+    assert result.text == LLM_UNAVAILABLE["de"]
+    assert result.ended == "llm_error"
+
+
+async def test_think_blocks_never_reach_the_user(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(
+        Reply(content="<think>The user greets me.</think>Good evening. How can I help?")
+    )
+    host, _ = make_host()
+    result = await run_loop(client, host)
+
+    assert result.text == "Good evening. How can I help?"
+    assert "think" not in "".join(host.text_deltas)
+
+
+async def test_prose_streams_sentence_by_sentence(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(
+        Reply(content="The kitchen is warm. The hall is cool. The porch is cold.")
+    )
+    host, _ = make_host()
+    result = await run_loop(client, host)
+
+    assert len(host.text_deltas) >= 3
+    assert "".join(host.text_deltas) == result.text
+    assert result.text == "The kitchen is warm. The hall is cool. The porch is cold."
+
+
+async def test_without_tools_no_tools_are_sent(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(Reply(content="Hello there."))
+    host, _ = make_host()
+    result = await run_loop(client, host, tools=[])
+
+    assert result.text == "Hello there."
+    assert not sent_tools(scripted_llm.chat_requests[0])

@@ -1,0 +1,53 @@
+"""Think blocks and the release gate: what reaches the user while streaming."""
+
+from __future__ import annotations
+
+import pytest
+
+from custom_components.jarvis.engine.output import ReleaseGate, ThinkFilter, strip_think
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 5, 100])
+def test_think_blocks_removed_across_any_chunking(size: int) -> None:
+    text = "<think>plan: call the tool</think>The light is on.<think>x</think> Done."
+    think = ThinkFilter()
+    out = "".join(think.feed(text[i : i + size]) for i in range(0, len(text), size))
+    out += think.flush()
+    assert out == "The light is on. Done."
+
+
+def test_unclosed_think_block_is_dropped() -> None:
+    think = ThinkFilter()
+    assert think.feed("Hi<think>still thinking") == "Hi"
+    assert think.flush() == ""
+
+
+def test_strip_think_handles_unopened_leading_block() -> None:
+    assert strip_think("reasoning here</think>Answer.") == "Answer."
+
+
+def test_gate_releases_whole_sentences_of_prose() -> None:
+    gate = ReleaseGate(hold_all=False)
+    assert gate.feed("The kitchen light") == ""
+    assert gate.feed(" is on. It is") == "The kitchen light is on. "
+    assert gate.held == "It is"
+
+
+@pytest.mark.parametrize(
+    "stream",
+    [
+        ['{"name": "HassTurnOn", ', '"arguments": {}}'],
+        ["```json\n{", '"name": "x"}```'],
+        ["To turn it on, use: ", '```json {"name": "x"}```. Done.'],
+        ["<tool_call>", "{}</tool_call>"],
+    ],
+)
+def test_gate_holds_anything_that_may_be_a_call(stream: list[str]) -> None:
+    gate = ReleaseGate(hold_all=False)
+    assert "".join(gate.feed(piece) for piece in stream) == ""
+    assert gate.held == "".join(stream)
+
+
+def test_gate_hold_all_releases_nothing() -> None:
+    gate = ReleaseGate(hold_all=True)
+    assert gate.feed("Plain prose. More prose. ") == ""

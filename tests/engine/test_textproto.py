@@ -1,0 +1,118 @@
+"""The text tool-call protocol: finding calls small models write as text."""
+
+from __future__ import annotations
+
+import pytest
+
+from custom_components.jarvis.engine.textproto import (
+    normalize_tool_name,
+    parse_text_reply,
+    render_tool_section,
+    validate_arguments,
+)
+from custom_components.jarvis.engine.types import ToolSpec
+
+TURN_ON = ("HassTurnOn", {"name": "kitchen lights"})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"name": "HassTurnOn", "arguments": {"name": "kitchen lights"}}',
+        '```json\n{"name": "HassTurnOn", "arguments": {"name": "kitchen lights"}}\n```',
+        '```tool_call\n{"name": "HassTurnOn", "arguments": {"name": "kitchen lights"}}\n```',
+        '<tool_call>\n{"name": "HassTurnOn", "arguments": {"name": "kitchen lights"}}\n</tool_call>',
+        'To turn it on, use: ```json {"name": "HassTurnOn", "arguments": {"name": "kitchen lights"}}```',
+        'Sure! {"name": "HassTurnOn", "parameters": {"name": "kitchen lights"}}',
+        '{"function": {"name": "functions.HassTurnOn", "arguments": "{\\"name\\": \\"kitchen lights\\"}"}}',
+        '{"tool_calls": [{"name": "HassTurnOn", "arguments": {"name": "kitchen lights"}}]}',
+        "{'name': 'HassTurnOn', 'arguments': {'name': 'kitchen lights'},}",
+    ],
+)
+def test_calls_written_as_text_are_found_and_prose_dropped(text: str) -> None:
+    parsed = parse_text_reply(text)
+    assert parsed.calls == [TURN_ON]
+    assert parsed.had_call_syntax
+    assert "{" not in parsed.prose
+    assert "use:" not in parsed.prose
+
+
+def test_plain_prose_has_no_calls() -> None:
+    parsed = parse_text_reply("The kitchen is 21 degrees. Anything else?")
+    assert parsed.calls == []
+    assert not parsed.had_call_syntax
+    assert parsed.prose == "The kitchen is 21 degrees. Anything else?"
+
+
+def test_two_calls_in_one_reply() -> None:
+    parsed = parse_text_reply(
+        '{"name": "HassTurnOn", "arguments": {"name": "a"}}\n'
+        '{"name": "HassTurnOff", "arguments": {"name": "b"}}'
+    )
+    assert parsed.calls == [
+        ("HassTurnOn", {"name": "a"}),
+        ("HassTurnOff", {"name": "b"}),
+    ]
+
+
+@pytest.mark.parametrize(
+    "junk",
+    [
+        '{"name": "HassTurnOn", "arguments": {"name": "kitch',
+        "tool_calls: []",
+        '{"tool_calls": []}',
+        '```json\n{"result": "ok"}\n```',
+    ],
+)
+def test_junk_is_flagged_and_never_left_as_prose(junk: str) -> None:
+    parsed = parse_text_reply(junk)
+    assert parsed.calls == []
+    assert parsed.had_call_syntax
+    assert parsed.prose == ""
+
+
+@pytest.mark.parametrize(
+    ("raw", "name"),
+    [
+        ("functions.HassTurnOn", "HassTurnOn"),
+        ("call=HassTurnOn", "HassTurnOn"),
+        ("HassTurnOn<|channel|>commentary", "HassTurnOn"),
+        ("to=functions.HassTurnOn", "HassTurnOn"),
+        ("`HassTurnOn()`", "HassTurnOn"),
+    ],
+)
+def test_tool_names_are_normalised(raw: str, name: str) -> None:
+    assert normalize_tool_name(raw) == name
+
+
+SPEC = ToolSpec(
+    "HassLightSet",
+    "Sets the brightness of a light.",
+    {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "brightness": {"type": "integer"},
+            "domain": {"type": "array", "items": {"type": "string", "enum": ["light"]}},
+        },
+        "required": ["brightness"],
+    },
+)
+
+
+def test_argument_validation() -> None:
+    assert validate_arguments(SPEC, {"name": "x", "brightness": 30}) is None
+    assert "missing required" in (validate_arguments(SPEC, {"name": "x"}) or "")
+    assert "integer" in (validate_arguments(SPEC, {"brightness": "high"}) or "")
+    assert "integer" in (validate_arguments(SPEC, {"brightness": True}) or "")
+    assert "one of" in (
+        validate_arguments(SPEC, {"brightness": 1, "domain": ["switch"]}) or ""
+    )
+
+
+def test_tool_section_lists_tools_and_arguments() -> None:
+    section = render_tool_section([SPEC])
+    assert '{"name": "<tool name>", "arguments": {<arguments>}}' in section
+    assert "HassLightSet: Sets the brightness of a light." in section
+    assert "brightness (integer)" in section
+    assert "name (optional string)" in section
