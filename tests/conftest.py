@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
+from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
 import pytest
 
 # Import before the `hass` fixture runs so HA finds this tree's custom_components,
@@ -12,7 +12,7 @@ import custom_components.jarvis  # noqa: F401
 from tests.scripted_llm import scripted_llm  # noqa: F401
 
 
-@pytest.fixture(autouse=True)
-def auto_enable_custom_integrations(enable_custom_integrations: None) -> Iterator[None]:
-    """Let HA load custom integrations in every test."""
-    yield
+@pytest.fixture
+async def ha_core(hass: HomeAssistant, enable_custom_integrations: None) -> None:
+    """Home Assistant's core integration (conversation needs it) and custom ones."""
+    assert await async_setup_component(hass, "homeassistant", {})

@@ -17,6 +17,7 @@ from typing import Any
 import uuid
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 import pytest_asyncio
 
 # Small pieces so clients really have to reassemble streamed text.
@@ -95,7 +96,7 @@ class ScriptedLLMServer:
 
     async def start(self) -> None:
         """Bind 127.0.0.1 on a free port."""
-        app = web.Application(middlewares=[self._auth_middleware])
+        app = web.Application(middlewares=[self._record_and_authorize])
         app.router.add_get("/api/tags", self._ollama_tags)
         app.router.add_get("/api/version", self._ollama_version)
         app.router.add_post("/api/chat", self._ollama_chat)
@@ -122,10 +123,13 @@ class ScriptedLLMServer:
     # Plumbing
 
     @web.middleware
-    async def _auth_middleware(
-        self, request: web.Request, handler: Any
+    async def _record_and_authorize(
+        self, request: web.Request, handler: Handler
     ) -> web.StreamResponse:
-        body = await request.json() if request.can_read_body else None
+        try:
+            body = await request.json() if request.can_read_body else None
+        except ValueError:
+            return web.json_response({"error": "invalid JSON body"}, status=400)
         self.requests.append(
             {"path": request.path, "json": body, "headers": dict(request.headers)}
         )
@@ -137,8 +141,7 @@ class ScriptedLLMServer:
             if request.path.startswith("/v1/"):
                 return _openai_error(401, "Invalid API Key", "authentication_error")
             return web.json_response({"error": "unauthorized"}, status=401)
-        response: web.StreamResponse = await handler(request)
-        return response
+        return await handler(request)
 
     def _next_reply(self) -> Reply:
         return self._queue.popleft() if self._queue else Reply(content="(no script)")

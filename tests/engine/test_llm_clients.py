@@ -151,7 +151,7 @@ async def test_native_tool_calls_parsed(
 async def test_openai_tool_arguments_split_across_deltas(
     scripted_llm: ScriptedLLMServer, make_client: ClientFactory
 ) -> None:
-    """Pieces of one call's arguments are joined before parsing; the id is kept."""
+    """Pieces of one call's arguments are joined before parsing."""
     arguments = {"area": "living room", "brightness": 35, "note": "x" * 40}
     scripted_llm.script(Reply(tool_calls=[("light_on", arguments)]))
     client = make_client("openai", scripted_llm.url)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Iterator
-from contextlib import contextmanager
+from contextlib import aclosing, contextmanager
 from dataclasses import dataclass, field
 import json
 import ssl
@@ -216,8 +216,9 @@ class OpenAIClient:
                 await self._raise_for_status(response, had_tools=bool(request.tools))
                 finished = False
                 try:
-                    async for chunk in self._read_events(response):
-                        yield chunk
+                    async with aclosing(self._read_events(response)) as events:
+                        async for chunk in events:
+                            yield chunk
                     finished = True
                 finally:
                     if not finished:

@@ -1,0 +1,234 @@
+"""Jarvis as a conversation agent in a real Home Assistant, on a scripted LLM."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from homeassistant.components import conversation
+from homeassistant.components.conversation import trace
+from homeassistant.config_entries import ConfigSubentryData
+from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import chat_session
+from homeassistant.setup import async_setup_component
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.jarvis.const import (
+    CONF_API_KEY,
+    CONF_BACKEND,
+    CONF_MODEL,
+    CONF_URL,
+    DOMAIN,
+    SUBENTRY_CONVERSATION,
+)
+from custom_components.jarvis.diagnostics import async_get_config_entry_diagnostics
+from custom_components.jarvis.engine.phrases import LLM_UNAVAILABLE
+from tests.scripted_llm import Reply, ScriptedLLMServer
+
+pytestmark = pytest.mark.usefixtures("ha_core")
+
+KITCHEN = "light.kitchen_lights"
+
+
+async def setup_jarvis(
+    hass: HomeAssistant, server: ScriptedLLMServer, backend: str = "openai"
+) -> tuple[MockConfigEntry, str]:
+    """Demo home plus a Jarvis entry whose agent may use the Assist API."""
+    assert await async_setup_component(hass, "demo", {"demo": {}})
+    await hass.async_block_till_done()
+    await hass.services.async_call(
+        "light", "turn_off", {"entity_id": KITCHEN}, blocking=True
+    )
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        data={CONF_BACKEND: backend, CONF_URL: server.url, CONF_API_KEY: "sk-secret"},
+        subentries_data=[
+            ConfigSubentryData(
+                data={CONF_MODEL: "test-model", CONF_LLM_HASS_API: ["assist"]},
+                subentry_type=SUBENTRY_CONVERSATION,
+                title="Jarvis",
+                unique_id=None,
+            )
+        ],
+    )
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    entity_id = next(
+        e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
+    )
+    return entry, entity_id
+
+
+async def process(
+    hass: HomeAssistant, agent_id: str, text: str, conversation_id: str | None = None
+) -> dict[str, Any]:
+    """The `conversation.process` action, as automations call it."""
+    data = {"text": text, "agent_id": agent_id}
+    if conversation_id:
+        data["conversation_id"] = conversation_id
+    response = await hass.services.async_call(
+        "conversation", "process", data, blocking=True, return_response=True
+    )
+    assert response is not None
+    return dict(response)
+
+
+def speech(response: dict[str, Any]) -> str:
+    return str(response["response"]["speech"]["plain"]["speech"])
+
+
+@pytest.mark.parametrize("backend", ["ollama", "openai"])
+async def test_native_tool_call_turns_on_light(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, backend: str
+) -> None:
+    _, agent = await setup_jarvis(hass, scripted_llm, backend)
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOn", {"name": "Kitchen Lights"})]),
+        Reply(content="The kitchen lights are on."),
+    )
+    trace.async_clear_traces()
+    response = await process(hass, agent, "turn on the kitchen lights")
+
+    assert hass.states.get(KITCHEN).state == "on"
+    assert speech(response) == "The kitchen lights are on."
+    tools_sent = scripted_llm.chat_requests[0]["json"]["tools"]
+    assert "HassTurnOn" in [tool["function"]["name"] for tool in tools_sent]
+    events = trace.async_get_traces()[-1].as_dict()["events"]
+    tool_events = [e for e in events if e["event_type"] == "tool_call"]
+    assert tool_events[0]["data"]["tool_name"] == "HassTurnOn"
+
+
+async def test_text_protocol_call_runs_and_prose_is_hidden(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    _, agent = await setup_jarvis(hass, scripted_llm)
+    scripted_llm.script(
+        Reply(
+            content="To turn them on, use: ```json\n"
+            '{"name": "HassTurnOn", "arguments": {"name": "Kitchen Lights"}}\n```'
+        ),
+        Reply(content="Done, the kitchen lights are on."),
+    )
+    response = await process(hass, agent, "turn on the kitchen lights")
+
+    assert hass.states.get(KITCHEN).state == "on"
+    assert speech(response) == "Done, the kitchen lights are on."
+    second = scripted_llm.chat_requests[1]["json"]
+    assert not second.get("tools")
+    assert "Available tools:" in second["messages"][0]["content"]
+
+
+async def test_guard_errors_are_recorded_in_the_chat_log(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    _, agent = await setup_jarvis(hass, scripted_llm)
+    scripted_llm.script(
+        Reply(tool_calls=[("LightsOn", {"name": "Kitchen Lights"})]),
+        Reply(tool_calls=[("HassTurnOn", {"name": "Kitchen Lights"})]),
+        Reply(content="Now they are on."),
+    )
+    response = await process(hass, agent, "kitchen lights on")
+
+    assert hass.states.get(KITCHEN).state == "on"
+    assert speech(response) == "Now they are on."
+    error_turn = scripted_llm.chat_requests[1]["json"]["messages"][-1]
+    assert error_turn["role"] == "tool"
+    assert "unknown_tool" in error_turn["content"]
+    assert "HassTurnOn" in error_turn["content"]
+
+
+async def test_follow_up_sees_earlier_tool_results(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    _, agent = await setup_jarvis(hass, scripted_llm)
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOn", {"name": "Kitchen Lights"})]),
+        Reply(content="They are on."),
+        Reply(content="Yes, the kitchen lights."),
+    )
+    first = await process(hass, agent, "turn on the kitchen lights")
+    await process(hass, agent, "which lights?", first["conversation_id"])
+
+    history = scripted_llm.chat_requests[2]["json"]["messages"]
+    assert [m["role"] for m in history][-5:] == [
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "user",
+    ]
+    assert "Kitchen Lights" in history[-3]["content"]
+
+
+async def test_llm_outage_apologises_and_next_turn_works(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    _, agent = await setup_jarvis(hass, scripted_llm)
+    scripted_llm.script(Reply(status=503, error="loading model"))
+    response = await process(hass, agent, "turn on the kitchen lights")
+    assert speech(response) == LLM_UNAVAILABLE["en"]
+    assert hass.states.get(agent).state != "unavailable"
+
+    scripted_llm.script(Reply(content="Hello again."))
+    assert speech(await process(hass, agent, "hello")) == "Hello again."
+
+
+async def test_server_gone_apologises_in_users_language(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    _, agent = await setup_jarvis(hass, scripted_llm)
+    await scripted_llm.stop()
+    result = await conversation.async_converse(
+        hass, "Mach das Licht an", None, Context(), language="de", agent_id=agent
+    )
+    assert result.response.speech["plain"]["speech"] == LLM_UNAVAILABLE["de"]
+
+
+async def test_reply_streams_to_the_pipeline(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """With a delta listener (as the Assist pipeline sets) text arrives in pieces."""
+    _, agent = await setup_jarvis(hass, scripted_llm)
+    scripted_llm.script(
+        Reply(content="The kitchen is warm. The hall is cool. The porch is cold.")
+    )
+    deltas: list[dict[str, Any]] = []
+    entity = hass.data["entity_components"]["conversation"].get_entity(agent)
+    user_input = conversation.ConversationInput(
+        text="how warm is it",
+        context=Context(),
+        conversation_id=None,
+        device_id=None,
+        satellite_id=None,
+        language="en",
+        agent_id=agent,
+    )
+    with (
+        chat_session.async_get_chat_session(hass) as session,
+        conversation.async_get_chat_log(
+            hass,
+            session,
+            user_input,
+            chat_log_delta_listener=lambda _log, delta: deltas.append(delta),
+        ) as chat_log,
+    ):
+        await entity._async_handle_message(user_input, chat_log)
+
+    pieces = [d["content"] for d in deltas if d.get("content")]
+    assert len(pieces) >= 3
+    assert (
+        "".join(pieces) == "The kitchen is warm. The hall is cool. The porch is cold."
+    )
+    assert entity.supports_streaming
+
+
+async def test_diagnostics_redact_the_api_key(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    entry, _ = await setup_jarvis(hass, scripted_llm)
+    diagnostics = await async_get_config_entry_diagnostics(hass, entry)
+    assert diagnostics["entry"]["data"][CONF_API_KEY] == "**REDACTED**"
+    assert "sk-secret" not in str(diagnostics)
+    assert diagnostics["backend"] == "openai"
