@@ -28,8 +28,7 @@ class JarvisData:
     """What a loaded LLM-server entry holds."""
 
     client: LLMClient
-    # Shared by the entry's agents: a conversation that fell back to the text
-    # protocol stays on it whichever agent answers next.
+    # Models of this server that fell back to the text tool protocol.
     protocols: ProtocolMemory = field(default_factory=ProtocolMemory)
 
 

@@ -205,7 +205,6 @@ class JarvisLLMEntity(Entity):
         system_prompt, history = history_from_chat_log(chat_log)
         loop = ReplyLoop(runtime.client, self.loop_settings(), runtime.protocols)
         return await loop.run(
-            conversation_id=chat_log.conversation_id,
             system_prompt=system_prompt,
             history=history,
             tools=tool_specs(chat_log.llm_api),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
+import contextlib
 from contextlib import aclosing
 import json
 import socket
@@ -597,3 +598,51 @@ def test_factory() -> None:
     assert create_client("openai", "http://127.0.0.1:1").backend == "openai"
     with pytest.raises(ValueError, match="llamafile"):
         create_client("llamafile", "http://127.0.0.1:1")
+
+
+async def test_openai_client_retries_a_stale_keep_alive_connection(
+    socket_enabled: None,
+) -> None:
+    """llama.cpp drops retired keep-alive sockets; the next request must not fail."""
+    body = (
+        b'data: {"choices": [{"delta": {"content": "hi"}, "finish_reason": "stop"}]}\n\n'
+        b"data: [DONE]\n\n"
+    )
+
+    async def read_request(reader: asyncio.StreamReader) -> None:
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = next(
+            int(line.split(b":")[1])
+            for line in head.lower().split(b"\r\n")
+            if line.startswith(b"content-length")
+        )
+        await reader.readexactly(length)
+
+    async def handle(
+        reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        await read_request(reader)
+        writer.write(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+            b"Connection: keep-alive\r\nContent-Length: %d\r\n\r\n%s"
+            % (len(body), body)
+        )
+        await writer.drain()
+        # Keep-alive promised, but a second request on this connection is
+        # dropped unanswered.
+        with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError):
+            await read_request(reader)
+        writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    client = create_client("openai", f"http://127.0.0.1:{port}")
+    try:
+        for _ in range(3):
+            request = ChatRequest("m", [Message("user", "x")])
+            chunks = [chunk async for chunk in client.chat_stream(request)]
+            assert "".join(chunk.content for chunk in chunks) == "hi"
+    finally:
+        await client.close()
+        server.close()
+        await server.wait_closed()

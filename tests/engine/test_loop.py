@@ -91,7 +91,6 @@ def run_loop(
 ) -> Any:
     loop = ReplyLoop(client, LoopSettings(model="test-model", **settings), protocols)
     return loop.run(
-        conversation_id="conv-1",
         system_prompt="You are Jarvis.",
         history=history or USER,
         tools=TOOLS if tools is None else tools,
@@ -164,7 +163,7 @@ async def test_call_written_as_text_runs_and_switches_protocol(
     second = scripted_llm.chat_requests[1]
     assert not sent_tools(second)
     assert "Available tools:" in system_text(second)
-    # The conversation stays on the text protocol for its next turn.
+    # The agent stays on the text protocol for later conversations.
     scripted_llm.script(Reply(content="Hello."))
     await run_loop(client, make_host()[0], protocols=protocols)
     assert not sent_tools(scripted_llm.chat_requests[2])

@@ -9,7 +9,6 @@ answered with tool errors, no junk shown to the user, a capped number of turns.
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
@@ -127,26 +126,27 @@ class LoopSettings:
     keep_alive: int | None = None
     think: bool | None = None
     temperature: float | None = None
-    call_timeout: float = 120.0  # seconds per LLM call, streaming included
+    call_timeout: float = 120.0  # seconds the server may stay silent
 
 
 class ProtocolMemory:
-    """Remembers which conversations switched to the text protocol (bounded)."""
+    """Remembers the models that write tool calls as text.
 
-    def __init__(self, capacity: int = 256) -> None:
-        self._text: OrderedDict[str, None] = OrderedDict()
-        self._capacity = capacity
+    Such a model stays on the text protocol for every later conversation, so
+    it no longer pays for native tool schemas it never uses (for Qwen2.5-Coder
+    0.5B they triple the prompt).
+    """
 
-    def is_text(self, conversation_id: str) -> bool:
-        """Whether this conversation uses the text protocol."""
-        return conversation_id in self._text
+    def __init__(self) -> None:
+        self._text_models: set[str] = set()
 
-    def use_text(self, conversation_id: str) -> None:
-        """Switch this conversation to the text protocol for its remaining turns."""
-        self._text[conversation_id] = None
-        self._text.move_to_end(conversation_id)
-        while len(self._text) > self._capacity:
-            self._text.popitem(last=False)
+    def is_text(self, model: str) -> bool:
+        """Whether this model is known to need the text protocol."""
+        return model in self._text_models
+
+    def use_text(self, model: str) -> None:
+        """Use the text protocol for this model from now on."""
+        self._text_models.add(model)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +193,6 @@ class ReplyLoop:
     async def run(
         self,
         *,
-        conversation_id: str,
         system_prompt: str,
         history: Sequence[Message],
         tools: Sequence[ToolSpec],
@@ -204,7 +203,6 @@ class ReplyLoop:
         started = time.monotonic()
         turn = _Turn(
             loop=self,
-            conversation_id=conversation_id,
             system_prompt=system_prompt,
             messages=list(history),
             tools={tool.name: tool for tool in tools},
@@ -218,7 +216,6 @@ class ReplyLoop:
 @dataclass
 class _Turn:
     loop: ReplyLoop
-    conversation_id: str
     system_prompt: str
     messages: list[Message]
     tools: dict[str, ToolSpec]
@@ -229,7 +226,7 @@ class _Turn:
 
     @property
     def text_mode(self) -> bool:
-        return self.loop._protocols.is_text(self.conversation_id)
+        return self.loop._protocols.is_text(self.loop._settings.model)
 
     async def run(self, host: StepHost) -> None:
         settings = self.loop._settings
@@ -378,7 +375,7 @@ class _Step:
             if text_mode or not self._tools_offered:
                 raise
             _LOGGER.info("Server rejected tools; switching to the text protocol")
-            turn.loop._protocols.use_text(turn.conversation_id)
+            turn.loop._protocols.use_text(turn.loop._settings.model)
             text_mode = True
             gate = ReleaseGate(hold_all=True)
             async for _ in self._consume(self._request(text_mode=True), gate):
@@ -391,7 +388,7 @@ class _Step:
         elif self._tools_offered and parsed.calls:
             if not text_mode:
                 _LOGGER.info("Model wrote a tool call as text; using text protocol")
-                turn.loop._protocols.use_text(turn.conversation_id)
+                turn.loop._protocols.use_text(turn.loop._settings.model)
                 turn.result.protocol = "text"
             self.calls = [turn.check_call(name, args) for name, args in parsed.calls]
         elif parsed.prose:
@@ -430,17 +427,18 @@ class _Step:
     ) -> AsyncIterator[str]:
         """Stream one call, yielding text the gate releases.
 
-        The deadline applies to each read, never around a yield, so a timeout
-        cancels only the HTTP read (closing the stream) and not the consumer.
+        The timeout bounds each wait for the server (the first token included,
+        which on a CPU can take a minute for a long prompt); `max_tokens` bounds
+        the rest. It wraps each read, never a yield, so it cancels only the
+        HTTP read (closing the stream) and not the consumer.
         """
         turn = self._turn
         turn.result.llm_calls += 1
-        deadline = asyncio.get_running_loop().time() + turn.loop._settings.call_timeout
         think = ThinkFilter()
         async with aclosing(turn.loop._client.chat_stream(request)) as stream:
             chunks = aiter(stream)
             while True:
-                async with asyncio.timeout_at(deadline):
+                async with asyncio.timeout(turn.loop._settings.call_timeout):
                     try:
                         chunk = await anext(chunks)
                     except StopAsyncIteration:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Iterator
 from contextlib import aclosing, contextmanager
 from dataclasses import dataclass, field
+import functools
 import json
 import ssl
 from typing import Any
@@ -206,13 +207,7 @@ class OpenAIClient:
     async def chat_stream(self, request: ChatRequest) -> AsyncGenerator[ChatChunk]:
         """Stream one completion; closing the generator drops the connection."""
         with _translate_errors():
-            async with self._get_session().post(
-                f"{self._base}/chat/completions",
-                json=_payload(request),
-                headers=self._headers,
-                timeout=self._timeout,
-                ssl=self._ssl,
-            ) as response:
+            async with await self._post_chat(_payload(request)) as response:
                 await self._raise_for_status(response, had_tools=bool(request.tools))
                 finished = False
                 try:
@@ -225,6 +220,25 @@ class OpenAIClient:
                         # Dropping the connection is the only way to tell the
                         # server to stop; llama.cpp keeps its slot busy otherwise.
                         response.close()
+
+    async def _post_chat(self, payload: dict[str, Any]) -> aiohttp.ClientResponse:
+        """POST a chat request, retrying once on a stale pooled connection.
+
+        llama.cpp closes idle keep-alive connections; aiohttp notices only when
+        it reuses one, before any byte of the reply, so a retry is safe.
+        """
+        post = functools.partial(
+            self._get_session().post,
+            f"{self._base}/chat/completions",
+            json=payload,
+            headers=self._headers,
+            timeout=self._timeout,
+            ssl=self._ssl,
+        )
+        try:
+            return await post()
+        except aiohttp.ServerDisconnectedError:
+            return await post()
 
     async def _read_events(
         self, response: aiohttp.ClientResponse

@@ -1,0 +1,73 @@
+"""Jarvis on the real Qwen2.5-Coder 0.5B model through llama.cpp's server."""
+
+from __future__ import annotations
+
+import time
+
+from homeassistant.config_entries import ConfigSubentryData
+from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.jarvis.config_flow import default_agent_data
+from custom_components.jarvis.const import (
+    CONF_API_KEY,
+    CONF_BACKEND,
+    CONF_URL,
+    DOMAIN,
+    SUBENTRY_CONVERSATION,
+)
+from scripts.llm_server import LlamaServer
+
+pytestmark = [
+    pytest.mark.real_model,
+    pytest.mark.usefixtures("ha_core", "socket_enabled"),
+]
+
+KITCHEN = "light.kitchen_lights"
+
+
+async def test_turn_on_kitchen_lights_with_real_model(
+    hass: HomeAssistant, llama_server: LlamaServer
+) -> None:
+    assert await async_setup_component(hass, "demo", {"demo": {}})
+    await hass.async_block_till_done()
+    await hass.services.async_call(
+        "light", "turn_off", {"entity_id": KITCHEN}, blocking=True
+    )
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        data={CONF_BACKEND: "openai", CONF_URL: llama_server.url, CONF_API_KEY: ""},
+        subentries_data=[
+            ConfigSubentryData(
+                data=default_agent_data(llama_server.alias),
+                subentry_type=SUBENTRY_CONVERSATION,
+                title="Jarvis",
+                unique_id=None,
+            )
+        ],
+    )
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    agent = next(
+        e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
+    )
+
+    started = time.monotonic()
+    response = await hass.services.async_call(
+        "conversation",
+        "process",
+        {"text": "turn on the kitchen lights", "agent_id": agent},
+        blocking=True,
+        return_response=True,
+    )
+    elapsed = time.monotonic() - started
+    assert response is not None
+    reply = response["response"]["speech"]["plain"]["speech"]
+    print(f"\nreal 0.5B: {elapsed:.1f} s, reply: {reply!r}")
+
+    assert hass.states.get(KITCHEN).state == "on"
+    assert reply.strip()
+    assert "{" not in reply
