@@ -354,3 +354,22 @@ async def test_without_tools_no_tools_are_sent(
 
     assert result.text == "Hello there."
     assert not sent_tools(scripted_llm.chat_requests[0])
+
+
+async def test_repeated_failures_stop_early_with_a_truthful_summary(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOn", {"area": "kitchen"})]),
+        Reply(tool_calls=[("HassTurnOff", {"area": "kitchen"})]),
+        Reply(content="I could not find that device."),
+    )
+    host, calls = make_host()
+    result = await run_loop(client, host, max_turns=8)
+
+    assert calls == []
+    assert result.ended == "tool_failures"
+    assert result.llm_calls == 3
+    summary = scripted_llm.chat_requests[2]["json"]["messages"][-1]["content"]
+    assert "truthfully" in summary
+    assert "HassTurnOn: HassTurnOn: missing required argument 'name'" in summary

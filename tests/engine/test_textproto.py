@@ -8,6 +8,7 @@ from custom_components.jarvis.engine.textproto import (
     normalize_tool_name,
     parse_text_reply,
     render_tool_section,
+    repair_arguments,
     validate_arguments,
 )
 from custom_components.jarvis.engine.types import ToolSpec
@@ -116,3 +117,35 @@ def test_tool_section_lists_tools_and_arguments() -> None:
     assert "HassLightSet: Sets the brightness of a light." in section
     assert "brightness (integer)" in section
     assert "name (optional string)" in section
+
+
+def test_repair_fixes_small_model_slips_and_drops_bad_optionals() -> None:
+    # What Qwen2.5-Coder 0.5B actually sent for "turn on the kitchen lights".
+    args = {
+        "name": " Kitchen Lights",
+        "brightness": "30%",
+        "domain": "light",
+        "device_class": "light",
+    }
+    spec = ToolSpec(
+        SPEC.name,
+        SPEC.description,
+        {
+            **SPEC.parameters,
+            "properties": {
+                **SPEC.parameters["properties"],
+                "device_class": {"type": "array", "items": {"enum": ["tv", "speaker"]}},
+            },
+        },
+    )
+    assert repair_arguments(spec, args) == {
+        "name": "Kitchen Lights",
+        "brightness": 30,
+        "domain": ["light"],
+    }
+
+
+def test_tool_section_has_an_example_call() -> None:
+    assert 'Example: {"name": "HassLightSet", "arguments": {"name": "..."}}' in (
+        render_tool_section([SPEC])
+    )

@@ -31,6 +31,7 @@ from .textproto import (
     parse_text_reply,
     render_messages_for_text_protocol,
     render_tool_section,
+    repair_arguments,
     validate_arguments,
 )
 from .types import JsonObject, Message, ToolCall, ToolSpec
@@ -46,8 +47,10 @@ REPAIR_INSTRUCTION = (
 )
 SUMMARY_INSTRUCTION = (
     "Stop using tools now. In one short sentence, in the user's language, tell "
-    "the user what was done and what, if anything, could not be done."
+    "the user truthfully what was done and what could not be done."
 )
+# Steps in a row whose every call failed before the loop stops retrying.
+MAX_FAILED_STEPS = 2
 
 
 # --- What a step streams to its host ------------------------------------------
@@ -169,7 +172,7 @@ class TurnResult:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     tool_calls: list[ToolCallRecord] = field(default_factory=list)
-    # done | max_turns | llm_error | not_understood
+    # done | max_turns | tool_failures | llm_error | not_understood
     ended: str = "done"
     duration: float = 0.0
 
@@ -230,6 +233,7 @@ class _Turn:
 
     async def run(self, host: StepHost) -> None:
         settings = self.loop._settings
+        failed_steps = 0
         for _ in range(max(1, settings.max_turns)):
             step = _Step(self, tools_offered=bool(self.tools))
             results = await host.run_step(step.deltas())
@@ -241,15 +245,34 @@ class _Turn:
                 return
             if not step.calls:
                 return
-            self._record_calls(step.calls, results)
-        await self._final_reply(host, SUMMARY_INSTRUCTION, "max_turns")
+            records = self._record_calls(step.calls, results)
+            failed_steps = failed_steps + 1 if all(_failed(r) for r in records) else 0
+            if failed_steps >= MAX_FAILED_STEPS:
+                # Small models retry a failing call forever; stop and say so.
+                await self._final_reply(host, self._summary(), "tool_failures")
+                return
+        await self._final_reply(host, self._summary(), "max_turns")
+
+    def _summary(self) -> str:
+        """The summary instruction, grounded in what the tools really did."""
+        outcomes = "; ".join(
+            f"{record.name}: "
+            + (
+                str(record.result.get("error_text") or "failed")
+                if _failed(record)
+                else "ok"
+            )
+            for record in self.result.tool_calls[-6:]
+        )
+        return f"{SUMMARY_INSTRUCTION} Tool outcomes: {outcomes}."
 
     def _record_calls(
         self, calls: Sequence[ToolCallDelta], results: Mapping[str, JsonObject]
-    ) -> None:
+    ) -> list[ToolCallRecord]:
         self.messages.append(
             Message("assistant", tool_calls=[delta.call for delta in calls])
         )
+        records: list[ToolCallRecord] = []
         for delta in calls:
             result = delta.answer or results.get(
                 delta.call.id,
@@ -257,14 +280,14 @@ class _Turn:
             )
             if delta.answer is None:
                 self.seen_calls[_call_key(delta.call)] = result
-            self.result.tool_calls.append(
-                ToolCallRecord(
-                    delta.call.name,
-                    delta.call.arguments,
-                    result,
-                    answered_by_engine=delta.answer is not None,
-                )
+            record = ToolCallRecord(
+                delta.call.name,
+                delta.call.arguments,
+                result,
+                answered_by_engine=delta.answer is not None,
             )
+            records.append(record)
+            self.result.tool_calls.append(record)
             content = json.dumps(result, ensure_ascii=False, default=str)
             if len(content) > MAX_TOOL_RESULT_CHARS:
                 content = content[:MAX_TOOL_RESULT_CHARS] + "…(truncated)"
@@ -273,6 +296,7 @@ class _Turn:
                     "tool", content, tool_call_id=delta.call.id, name=delta.call.name
                 )
             )
+        return records
 
     async def _final_reply(self, host: StepHost, instruction: str, ended: str) -> None:
         """One tool-free call that must end in plain words, else a fixed apology."""
@@ -305,7 +329,9 @@ class _Turn:
                     f"Valid tools: {valid}.",
                 },
             )
-        args = {k: v for k, v in call.arguments.items() if v is not None and v != ""}
+        args = repair_arguments(
+            tool, {k: v for k, v in call.arguments.items() if v is not None and v != ""}
+        )
         call = ToolCall(call.id, tool.name, args)
         if problem := validate_arguments(tool, args):
             return ToolCallDelta(
@@ -326,6 +352,10 @@ class _Turn:
                 },
             )
         return ToolCallDelta(call)
+
+
+def _failed(record: ToolCallRecord) -> bool:
+    return "error" in record.result or record.result.get("success") is False
 
 
 def _call_key(call: ToolCall) -> str:
@@ -381,6 +411,12 @@ class _Step:
             async for _ in self._consume(self._request(text_mode=True), gate):
                 pass  # a gate that holds everything releases nothing early
         turn.result.protocol = "text" if text_mode else "native"
+        _LOGGER.debug(
+            "Model replied (%s protocol): %r, native calls: %s",
+            turn.result.protocol,
+            gate.released + gate.held,
+            self._native_calls,
+        )
 
         parsed = parse_text_reply(strip_think(gate.held))
         if self._native_calls:

@@ -198,12 +198,26 @@ def render_tool_section(tools: Sequence[ToolSpec]) -> str:
         "To use a tool, reply with ONLY one JSON object and no other text:",
         '{"name": "<tool name>", "arguments": {<arguments>}}',
         "Use a tool only when the request needs it; otherwise answer in plain words.",
+        "Include only the arguments the request needs, and copy device, area "
+        "and floor names exactly as the home lists them.",
         "After a tool result arrives, answer the user in one short plain sentence, "
         "or call the next tool if the request needs more.",
         "Available tools:",
     ]
     lines.extend(f"- {tool.name}: {_describe_tool(tool)}" for tool in tools)
+    if example := _example_call(tools):
+        lines.append(f"Example: {example}")
     return "\n".join(lines)
+
+
+def _example_call(tools: Sequence[ToolSpec]) -> str | None:
+    """A one-argument call of a listed tool: small models copy the shape."""
+    for tool in tools:
+        properties: dict[str, Any] = tool.parameters.get("properties") or {}
+        for name, schema in properties.items():
+            if schema.get("type") == "string" and "enum" not in schema:
+                return json.dumps({"name": tool.name, "arguments": {name: "..."}})
+    return None
 
 
 def _describe_tool(tool: ToolSpec) -> str:
@@ -258,6 +272,45 @@ def tool_result_text(message: Message) -> str:
         "(This is a tool result, not the user. If the request is done, reply to "
         "the user in one short plain sentence; otherwise call the next tool.)"
     )
+
+
+def repair_arguments(tool: ToolSpec, args: JsonObject) -> JsonObject:
+    """Fix the argument slips small models make, before validation.
+
+    Strings are trimmed, a scalar given for a list becomes a one-item list,
+    numeric strings become numbers, and optional arguments that still do not
+    fit the schema are dropped (a 0.5B model fills every optional slot with
+    guesses, which would otherwise make the whole call fail).
+    """
+    properties: dict[str, Any] = tool.parameters.get("properties") or {}
+    required = set(tool.parameters.get("required") or ())
+    repaired: JsonObject = {}
+    for name, value in args.items():
+        schema = properties.get(name)
+        if schema is None:
+            repaired[name] = value
+            continue
+        fixed = _coerce(value, schema)
+        if name in required or _check_value(name, fixed, schema) is None:
+            repaired[name] = fixed
+    return repaired
+
+
+def _coerce(value: Any, schema: Mapping[str, Any]) -> Any:
+    if isinstance(value, str):
+        value = value.strip()
+    kind = schema.get("type")
+    if kind == "array" and not isinstance(value, list):
+        return [_coerce(value, schema.get("items") or {})]
+    if kind == "array":
+        return [_coerce(item, schema.get("items") or {}) for item in value]
+    if kind in ("integer", "number") and isinstance(value, str):
+        try:
+            number = float(value.rstrip("%"))
+        except ValueError:
+            return value
+        return int(number) if kind == "integer" or number.is_integer() else number
+    return value
 
 
 def validate_arguments(tool: ToolSpec, args: JsonObject) -> str | None:
