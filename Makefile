@@ -10,12 +10,12 @@ MODEL_1_5B := .cache/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
 
 all: test
 
-$(DEPS_STAMP): requirements_test.txt requirements_voice.txt scripts/find_python.sh scripts/system_deps.sh
+$(DEPS_STAMP): requirements_test.txt requirements_voice.txt requirements_run.txt scripts/find_python.sh scripts/system_deps.sh
 	scripts/system_deps.sh
 	@test -x $(PY) || "$$(scripts/find_python.sh)" -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	# HA 2026.2.3 declares Python >=3.13.2; 3.13.0 works (see DEVKIT).
-	$(PY) -m pip install -q --ignore-requires-python -r requirements_test.txt -r requirements_voice.txt
+	$(PY) -m pip install -q --ignore-requires-python -r requirements_test.txt -r requirements_voice.txt -r requirements_run.txt
 	@touch $@
 
 venv: $(DEPS_STAMP)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages tests and `make run` need, if missing (CI runs as root).
 set -euo pipefail
-packages=()
+packages=(espeak-ng sox)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 [ ${#missing[@]} -eq 0 ] && exit 0

@@ -279,6 +279,7 @@ async def test_max_turns_ends_with_a_summary(
 
     assert len(calls) == 2
     assert result.ended == "max_turns"
+    assert result.protocol == "native"
     assert result.text == "I turned on lamps 1 and 2."
     summary_request = scripted_llm.chat_requests[2]
     assert not sent_tools(summary_request)

@@ -412,10 +412,11 @@ class _Step:
             gate = ReleaseGate(hold_all=True)
             async for _ in self._consume(self._request(text_mode=True), gate):
                 pass  # a gate that holds everything releases nothing early
-        turn.result.protocol = "text" if text_mode else "native"
+        if self._tools_offered:
+            turn.result.protocol = "text" if text_mode else "native"
         _LOGGER.debug(
-            "Model replied (%s protocol): %r, native calls: %s",
-            turn.result.protocol,
+            "Model replied (%s): %r, native calls: %s",
+            turn.result.protocol if self._tools_offered else "no tools",
             gate.released + gate.held,
             self._native_calls,
         )
