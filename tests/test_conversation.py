@@ -115,9 +115,9 @@ async def test_text_protocol_call_runs_and_prose_is_hidden(
 
     assert hass.states.get(KITCHEN).state == "on"
     assert speech(response) == "Done, the kitchen lights are on."
-    second = scripted_llm.chat_requests[1]["json"]
-    assert not second.get("tools")
-    assert "Available tools:" in second["messages"][0]["content"]
+    first = scripted_llm.chat_requests[0]["json"]
+    assert first["tools"]
+    assert "Available tools:" not in first["messages"][0]["content"]
 
 
 async def test_guard_errors_are_recorded_in_the_chat_log(

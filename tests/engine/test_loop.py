@@ -14,6 +14,7 @@ import pytest_asyncio
 from custom_components.jarvis.engine.llm import create_client
 from custom_components.jarvis.engine.llm.base import LLMClient
 from custom_components.jarvis.engine.loop import (
+    ANSWER_INSTRUCTION,
     Delta,
     LocalStepHost,
     LoopSettings,
@@ -21,7 +22,11 @@ from custom_components.jarvis.engine.loop import (
     ReplyLoop,
     TextDelta,
 )
-from custom_components.jarvis.engine.phrases import LLM_UNAVAILABLE, NOT_UNDERSTOOD
+from custom_components.jarvis.engine.phrases import (
+    DONE,
+    LLM_UNAVAILABLE,
+    NOT_UNDERSTOOD,
+)
 from custom_components.jarvis.engine.types import JsonObject, Message, ToolSpec
 from tests.scripted_llm import Reply, ScriptedLLMServer
 
@@ -160,13 +165,17 @@ async def test_call_written_as_text_runs_and_switches_protocol(
     assert result.text == "Done, the light is on."
     assert "use:" not in "".join(host.text_deltas)
     assert result.protocol == "text"
-    second = scripted_llm.chat_requests[1]
-    assert not sent_tools(second)
-    assert "Available tools:" in system_text(second)
+    # After a successful call a text-protocol model is asked only for the answer.
+    answer = scripted_llm.chat_requests[1]["json"]
+    assert not answer.get("tools")
+    assert "Available tools:" not in answer["messages"][0]["content"]
+    assert answer["messages"][-1]["content"] == ANSWER_INSTRUCTION
     # The agent stays on the text protocol for later conversations.
     scripted_llm.script(Reply(content="Hello."))
     await run_loop(client, make_host()[0], protocols=protocols)
-    assert not sent_tools(scripted_llm.chat_requests[2])
+    later = scripted_llm.chat_requests[2]
+    assert not sent_tools(later)
+    assert "Available tools:" in system_text(later)
 
 
 async def test_http_400_on_tools_falls_back_to_text_protocol(
@@ -374,3 +383,21 @@ async def test_repeated_failures_stop_early_with_a_truthful_summary(
     summary = scripted_llm.chat_requests[2]["json"]["messages"][-1]["content"]
     assert "truthfully" in summary
     assert "HassTurnOn: HassTurnOn: missing required argument 'name'" in summary
+
+
+async def test_echoed_result_after_success_falls_back_to_done(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    """What Qwen2.5-Coder 0.5B does: echo the tool result instead of answering."""
+    echo = '{"response_type": "action_done", "data": {"success": ["light"]}}'
+    scripted_llm.script(
+        Reply(content='{"name": "HassTurnOn", "arguments": {"name": "kitchen light"}}'),
+        Reply(content=echo),
+        Reply(content=echo),
+    )
+    host, calls = make_host()
+    result = await run_loop(client, host, language="es")
+
+    assert calls == [{"name": "kitchen light"}]
+    assert result.text == DONE["es"]
+    assert host.text == DONE["es"]

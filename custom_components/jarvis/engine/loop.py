@@ -25,7 +25,7 @@ from .llm.base import (
 )
 from .modelsize import is_small_model
 from .output import ReleaseGate, ThinkFilter, strip_think
-from .phrases import LLM_UNAVAILABLE, NOT_UNDERSTOOD, phrase
+from .phrases import DONE, LLM_UNAVAILABLE, NOT_UNDERSTOOD, phrase
 from .textproto import (
     new_call,
     normalize_tool_name,
@@ -49,6 +49,10 @@ REPAIR_INSTRUCTION = (
 SUMMARY_INSTRUCTION = (
     "Stop using tools now. In one short sentence, in the user's language, tell "
     "the user truthfully what was done and what could not be done."
+)
+ANSWER_INSTRUCTION = (
+    "The tool results above answer the request. Reply to the user now in one "
+    "short plain sentence, in the user's language."
 )
 # Steps in a row whose every call failed before the loop stops retrying.
 MAX_FAILED_STEPS = 2
@@ -236,8 +240,13 @@ class _Turn:
     async def run(self, host: StepHost) -> None:
         settings = self.loop._settings
         failed_steps = 0
+        answer_next = False
         for _ in range(max(1, settings.max_turns)):
-            step = _Step(self, tools_offered=bool(self.tools))
+            step = _Step(
+                self,
+                tools_offered=bool(self.tools) and not answer_next,
+                instruction=ANSWER_INSTRUCTION if answer_next else None,
+            )
             results = await host.run_step(step.deltas())
             if step.outcome == "llm_error":
                 self.result.ended = "llm_error"
@@ -253,6 +262,9 @@ class _Turn:
                 # Small models retry a failing call forever; stop and say so.
                 await self._final_reply(host, self._summary(), "tool_failures")
                 return
+            # Shown tools again after a result, text-protocol models repeat the
+            # call or echo the result; once every call worked, ask for the answer.
+            answer_next = self.text_mode and not any(_failed(r) for r in records)
         await self._final_reply(host, self._summary(), "max_turns")
 
     def _summary(self) -> str:
@@ -301,13 +313,18 @@ class _Turn:
         return records
 
     async def _final_reply(self, host: StepHost, instruction: str, ended: str) -> None:
-        """One tool-free call that must end in plain words, else a fixed apology."""
-        self.messages.append(Message("user", instruction))
-        step = _Step(self, tools_offered=False)
+        """One tool-free call that must end in plain words, else a fixed reply."""
+        step = _Step(self, tools_offered=False, instruction=instruction)
         await host.run_step(step.deltas())
         if step.outcome == "junk":
-            await host.run_step(_say(phrase(NOT_UNDERSTOOD, self.language), self))
+            await host.run_step(_say(self._fallback_text(), self))
         self.result.ended = ended if step.outcome != "llm_error" else "llm_error"
+
+    def _fallback_text(self) -> str:
+        """What to say when the model cannot: "Done." only if every call worked."""
+        calls = self.result.tool_calls
+        succeeded = bool(calls) and not any(_failed(record) for record in calls)
+        return phrase(DONE if succeeded else NOT_UNDERSTOOD, self.language)
 
     def check_call(self, name: str, args: JsonObject) -> ToolCallDelta:
         """Turn a call the model made into a delta, answering bad calls with errors."""
@@ -373,9 +390,13 @@ async def _say(text: str, turn: _Turn) -> AsyncIterator[Delta]:
 class _Step:
     """One LLM call: streams safe text, then the tool calls it made."""
 
-    def __init__(self, turn: _Turn, *, tools_offered: bool) -> None:
+    def __init__(
+        self, turn: _Turn, *, tools_offered: bool, instruction: str | None = None
+    ) -> None:
         self._turn = turn
         self._tools_offered = tools_offered
+        # Appended to this request only, never kept in the conversation.
+        self._instruction = instruction
         self._native_calls: list[ToolCall] = []
         self.calls: list[ToolCallDelta] = []
         # ok | llm_error | junk
@@ -450,6 +471,8 @@ class _Step:
                 catalogue = render_tool_section(list(turn.tools.values()))
                 system = f"{system}\n\n{catalogue}"
             messages = render_messages_for_text_protocol(messages)
+        if self._instruction:
+            messages = [*messages, Message("user", self._instruction)]
         return ChatRequest(
             model=settings.model,
             messages=[Message("system", system), *messages],

@@ -24,6 +24,16 @@ NOT_UNDERSTOOD: Mapping[str, str] = {
     "pt": "Desculpe, não consegui.",
 }
 
+DONE: Mapping[str, str] = {
+    "en": "Done.",
+    "de": "Erledigt.",
+    "es": "Hecho.",
+    "fr": "C'est fait.",
+    "it": "Fatto.",
+    "nl": "Klaar.",
+    "pt": "Feito.",
+}
+
 
 def phrase(table: Mapping[str, str], language: str | None) -> str:
     """The table's entry for a language tag such as 'de-CH', falling back to English."""
