@@ -38,6 +38,7 @@ HA_URL = f"http://127.0.0.1:{HA_PORT}"
 CLIENT_ID = f"{HA_URL}/"
 REDIRECT_URI = f"{HA_URL}/?auth_callback=1"
 USERNAME = "jarvis"
+PIPELINE_NAME = "Jarvis"
 PASSWORD = "jarvis-local"  # a local dev instance; printed for the browser login
 
 MODEL_NAME = "qwen2.5-coder-0.5b"
@@ -546,6 +547,46 @@ async def set_agent_model(
     log(f"The new agent uses {model}")
 
 
+async def ensure_jarvis_pipeline(
+    session: aiohttp.ClientSession, token: str, agent: str
+) -> None:
+    """A preferred Assist pipeline named Jarvis, so the Assist dialog uses Jarvis."""
+    async with ha_websocket(session, token) as ws:
+        listing = await ws_command(ws, 1, {"type": "assist_pipeline/pipeline/list"})
+        pipeline = next(
+            (p for p in listing["pipelines"] if p["name"] == PIPELINE_NAME), None
+        )
+        if pipeline is None:
+            pipeline = await ws_command(
+                ws,
+                2,
+                {
+                    "type": "assist_pipeline/pipeline/create",
+                    "name": PIPELINE_NAME,
+                    "language": "en",
+                    "conversation_engine": agent,
+                    "conversation_language": "en",
+                    "stt_engine": None,
+                    "stt_language": None,
+                    "tts_engine": None,
+                    "tts_language": None,
+                    "tts_voice": None,
+                    "wake_word_entity": None,
+                    "wake_word_id": None,
+                },
+            )
+            log(f"Created the Assist pipeline {PIPELINE_NAME!r} with {agent}")
+        if listing["preferred_pipeline"] != pipeline["id"]:
+            await ws_command(
+                ws,
+                3,
+                {
+                    "type": "assist_pipeline/pipeline/set_preferred",
+                    "pipeline_id": pipeline["id"],
+                },
+            )
+
+
 async def wait_for_agent(session: aiohttp.ClientSession, token: str) -> list[str]:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -606,6 +647,7 @@ async def _run(stack: contextlib.AsyncExitStack) -> None:
             if created and models and (best := preferred_model(models)) != models[0]:
                 await set_agent_model(session, token, created, best)
             agents = await wait_for_agent(session, token)
+            await ensure_jarvis_pipeline(session, token, agents[0])
             print(
                 f"\nJarvis is ready ({time.monotonic() - started:.0f} s).\n"
                 f"  Home Assistant: http://localhost:{HA_PORT}\n"
