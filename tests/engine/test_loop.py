@@ -401,3 +401,14 @@ async def test_echoed_result_after_success_falls_back_to_done(
     assert calls == [{"name": "kitchen light"}]
     assert result.text == DONE["es"]
     assert host.text == DONE["es"]
+
+
+async def test_garbage_from_the_server_apologises(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(Reply(raw="<html>502 Bad Gateway</html>"))
+    host, _ = make_host()
+    result = await run_loop(client, host)
+
+    assert result.ended == "llm_error"
+    assert host.text == LLM_UNAVAILABLE["en"]
