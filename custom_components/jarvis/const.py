@@ -34,3 +34,11 @@ MIN_NUM_CTX: Final = 2048
 MAX_NUM_CTX: Final = 131072
 
 CONNECT_TIMEOUT: Final = 10.0  # seconds, for config-flow and setup checks
+
+# Reply-engine features, each switchable per agent (the scenario benchmark's
+# "plain" configuration turns them all off).
+CONF_PREFER_LOCAL: Final = "prefer_local_intents"  # fast path: HA's intent matcher first
+CONF_TOOL_ROUTER: Final = "tool_router"
+CONF_PLANNER: Final = "planner"
+CONF_MEMORY: Final = "memory"
+ENGINE_FEATURES: Final = (CONF_PREFER_LOCAL, CONF_TOOL_ROUTER, CONF_PLANNER, CONF_MEMORY)
