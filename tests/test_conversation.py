@@ -9,7 +9,7 @@ from homeassistant.components.conversation import trace
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
-from homeassistant.helpers import chat_session
+from homeassistant.helpers import chat_session, llm
 from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -18,12 +18,14 @@ from custom_components.jarvis.const import (
     CONF_API_KEY,
     CONF_BACKEND,
     CONF_MODEL,
+    CONF_PREFER_LOCAL,
     CONF_URL,
     DOMAIN,
     SUBENTRY_CONVERSATION,
 )
 from custom_components.jarvis.diagnostics import async_get_config_entry_diagnostics
 from custom_components.jarvis.engine.phrases import LLM_UNAVAILABLE
+from custom_components.jarvis.entity import history_from_chat_log
 from tests.scripted_llm import Reply, ScriptedLLMServer
 
 pytestmark = pytest.mark.usefixtures("ha_core")
@@ -32,9 +34,16 @@ KITCHEN = "light.kitchen_lights"
 
 
 async def setup_jarvis(
-    hass: HomeAssistant, server: ScriptedLLMServer, backend: str = "openai"
+    hass: HomeAssistant,
+    server: ScriptedLLMServer,
+    backend: str = "openai",
+    *,
+    prefer_local: bool = False,
 ) -> tuple[MockConfigEntry, str]:
-    """Demo home plus a Jarvis entry whose agent may use the Assist API."""
+    """Demo home plus a Jarvis entry whose agent may use the Assist API.
+
+    The fast path is off unless asked for, so the LLM loop is what's tested.
+    """
     assert await async_setup_component(hass, "demo", {"demo": {}})
     await hass.async_block_till_done()
     await hass.services.async_call(
@@ -45,7 +54,11 @@ async def setup_jarvis(
         data={CONF_BACKEND: backend, CONF_URL: server.url, CONF_API_KEY: "sk-secret"},
         subentries_data=[
             ConfigSubentryData(
-                data={CONF_MODEL: "test-model", CONF_LLM_HASS_API: ["assist"]},
+                data={
+                    CONF_MODEL: "test-model",
+                    CONF_LLM_HASS_API: ["assist"],
+                    CONF_PREFER_LOCAL: prefer_local,
+                },
                 subentry_type=SUBENTRY_CONVERSATION,
                 title="Jarvis",
                 unique_id=None,
@@ -232,3 +245,64 @@ async def test_diagnostics_redact_the_api_key(
     assert diagnostics["entry"]["data"][CONF_API_KEY] == "**REDACTED**"
     assert "sk-secret" not in str(diagnostics)
     assert diagnostics["backend"] == "openai"
+
+
+async def test_fast_path_answers_plain_commands_without_the_llm(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    _, agent = await setup_jarvis(hass, scripted_llm, prefer_local=True)
+    response = await process(hass, agent, "turn on the kitchen lights")
+
+    assert hass.states.get(KITCHEN).state == "on"
+    assert speech(response)
+    assert scripted_llm.chat_requests == []
+
+
+async def test_follow_up_after_fast_path_reaches_the_llm_with_that_turn(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    _, agent = await setup_jarvis(hass, scripted_llm, prefer_local=True)
+    first = await process(hass, agent, "turn on the kitchen lights")
+    scripted_llm.script(Reply(content="I made it a little warmer."))
+    second = await process(
+        hass, agent, "and make it a bit warmer", first["conversation_id"]
+    )
+
+    assert speech(second) == "I made it a little warmer."
+    (request,) = scripted_llm.chat_requests
+    messages = request["json"]["messages"][1:]
+    # The local turn arrives whole: the intent call, its result, the answer.
+    assert [m["role"] for m in messages] == [
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "user",
+    ]
+    assert messages[1]["tool_calls"][0]["function"]["name"] == "HassTurnOn"
+    assert "Kitchen Lights" in messages[2]["content"]
+    assert messages[3]["content"] == speech(first)
+    assert messages[4]["content"] == "and make it a bit warmer"
+
+
+async def test_history_leaves_out_calls_that_never_got_a_result(
+    hass: HomeAssistant,
+) -> None:
+    chat_log = conversation.ChatLog(hass, "conversation-1")
+    chat_log.content.extend(
+        [
+            conversation.UserContent("lights on"),
+            conversation.AssistantContent(
+                agent_id="conversation.jarvis",
+                tool_calls=[llm.ToolInput("HassTurnOn", {"name": "x"}, external=True)],
+            ),
+            conversation.AssistantContent(
+                agent_id="conversation.jarvis", content="On."
+            ),
+        ]
+    )
+    _, history = history_from_chat_log(chat_log)
+    assert [(m.role, m.content, m.tool_calls) for m in history] == [
+        ("user", "lights on", []),
+        ("assistant", "On.", []),
+    ]

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Literal
 
+from hassil.recognize import RecognizeResult
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import MATCH_ALL
-from homeassistant.core import HomeAssistant
+from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import JarvisConfigEntry
@@ -55,7 +56,24 @@ class JarvisConversationEntity(
         user_input: conversation.ConversationInput,
         chat_log: conversation.ChatLog,
     ) -> conversation.ConversationResult:
-        """Provide the LLM data to the chat log, then run the reply loop."""
+        """Answer locally when HA's own intents match, else run the reply loop."""
+        if self.prefers_local and (
+            local := await conversation.async_handle_intents(
+                self.hass, user_input, chat_log, intent_filter=_needs_llm
+            )
+        ):
+            # Kept in the chat log, so a follow-up that needs the LLM sees it.
+            chat_log.async_add_assistant_content_without_tools(
+                conversation.AssistantContent(
+                    agent_id=self.entity_id,
+                    content=local.speech.get("plain", {}).get("speech", ""),
+                )
+            )
+            return conversation.ConversationResult(
+                response=local,
+                conversation_id=chat_log.conversation_id,
+                continue_conversation=chat_log.continue_conversation,
+            )
         try:
             await chat_log.async_provide_llm_data(
                 user_input.as_llm_context(DOMAIN),
@@ -68,3 +86,9 @@ class JarvisConversationEntity(
 
         await self._async_handle_chat_log(chat_log, user_input.language)
         return conversation.async_get_result_from_chat_log(user_input, chat_log)
+
+
+@callback
+def _needs_llm(result: RecognizeResult) -> bool:
+    """Matches better left to the model: open-ended media search."""
+    return result.intent.name == "HassMediaSearchAndPlay"

@@ -20,6 +20,7 @@ from .const import (
     CONF_MAX_TURNS,
     CONF_MODEL,
     CONF_NUM_CTX,
+    CONF_PREFER_LOCAL,
     CONF_THINK,
     DEFAULT_MAX_TURNS,
     DOMAIN,
@@ -59,22 +60,26 @@ def history_from_chat_log(chat_log: conversation.ChatLog) -> tuple[str, list[Mes
     """The system prompt and the recent turns of a chat log, as engine messages."""
     system_prompt = ""
     messages: list[Message] = []
+    answered = {
+        content.tool_call_id
+        for content in chat_log.content
+        if isinstance(content, conversation.ToolResultContent)
+    }
     for content in chat_log.content:
         if isinstance(content, conversation.SystemContent):
             system_prompt = content.content
         elif isinstance(content, conversation.UserContent):
             messages.append(Message("user", content.content))
         elif isinstance(content, conversation.AssistantContent):
-            messages.append(
-                Message(
-                    "assistant",
-                    content.content or "",
-                    tool_calls=[
-                        ToolCall(call.id, call.tool_name, call.tool_args)
-                        for call in content.tool_calls or ()
-                    ],
-                )
-            )
+            # HA's own intent handling logs calls without results: leave those
+            # out, a server would reject a call with no answer.
+            calls = [
+                ToolCall(call.id, call.tool_name, call.tool_args)
+                for call in content.tool_calls or ()
+                if call.id in answered
+            ]
+            if content.content or calls:
+                messages.append(Message("assistant", content.content or "", calls))
         elif isinstance(content, conversation.ToolResultContent):
             messages.append(
                 Message(
@@ -180,6 +185,13 @@ class JarvisLLMEntity(Entity):
         """The Home Assistant LLM APIs this agent may use."""
         apis: Any = self.subentry.data.get(CONF_LLM_HASS_API) or []
         return [apis] if isinstance(apis, str) else list(apis)
+
+    @property
+    def prefers_local(self) -> bool:
+        """Fast path: plain commands HA's intent matcher knows skip the LLM."""
+        return bool(self.llm_apis) and bool(
+            self.subentry.data.get(CONF_PREFER_LOCAL, True)
+        )
 
     def loop_settings(self) -> LoopSettings:
         """The engine settings for this agent."""
