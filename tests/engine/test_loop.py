@@ -412,3 +412,25 @@ async def test_garbage_from_the_server_apologises(
 
     assert result.ended == "llm_error"
     assert host.text == LLM_UNAVAILABLE["en"]
+
+
+async def test_replies_are_cleaned_for_speech(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(Reply(content="**Done.** Details at https://example.com/x."))
+    host, _ = make_host()
+    result = await run_loop(client, host)
+
+    assert result.text == "Done. Details at a link to example.com."
+
+
+async def test_user_text_redacted_before_the_llm_when_asked(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(Reply(content="Noted."))
+    host, _ = make_host()
+    history = [Message("user", "email bob@example.com the code")]
+    await run_loop(client, host, history=history, redact_prompts=True)
+
+    sent = scripted_llm.chat_requests[0]["json"]["messages"][-1]["content"]
+    assert sent == "email [email] the code"

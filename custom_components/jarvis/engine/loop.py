@@ -26,6 +26,8 @@ from .llm.base import (
 from .modelsize import is_small_model
 from .output import ReleaseGate, ThinkFilter, strip_think
 from .phrases import DONE, LLM_UNAVAILABLE, NOT_UNDERSTOOD, phrase
+from .redact import redact
+from .speech import clean_for_speech
 from .textproto import (
     new_call,
     normalize_tool_name,
@@ -135,6 +137,8 @@ class LoopSettings:
     think: bool | None = None
     temperature: float | None = None
     call_timeout: float = 120.0  # seconds the server may stay silent
+    # Strip personal data and secrets from what the user says before the LLM.
+    redact_prompts: bool = False
 
 
 class ProtocolMemory:
@@ -408,8 +412,11 @@ class _Step:
         try:
             async for delta in self._stream():
                 if isinstance(delta, TextDelta):
-                    turn.result.text += delta.text
-                yield delta
+                    spoken = TextDelta(clean_for_speech(delta.text))
+                    turn.result.text += spoken.text
+                    yield spoken
+                else:
+                    yield delta
         except (LLMError, TimeoutError) as err:
             _LOGGER.warning("LLM call failed: %s", err or type(err).__name__)
             self.outcome = "llm_error"
@@ -438,7 +445,7 @@ class _Step:
         _LOGGER.debug(
             "Model replied (%s): %r, native calls: %s",
             turn.result.protocol if self._tools_offered else "no tools",
-            gate.released + gate.held,
+            redact(gate.released + gate.held),
             self._native_calls,
         )
 
@@ -471,6 +478,13 @@ class _Step:
                 catalogue = render_tool_section(list(turn.tools.values()))
                 system = f"{system}\n\n{catalogue}"
             messages = render_messages_for_text_protocol(messages)
+        if settings.redact_prompts:
+            messages = [
+                Message(m.role, redact(m.content), m.tool_calls, m.tool_call_id, m.name)
+                if m.role == "user"
+                else m
+                for m in messages
+            ]
         if self._instruction:
             messages = [*messages, Message("user", self._instruction)]
         return ChatRequest(

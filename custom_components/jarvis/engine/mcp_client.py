@@ -1,0 +1,343 @@
+"""A small client for one MCP server: list its tools and call them.
+
+Plain Python on the `mcp` package, no Home Assistant imports. Each operation
+opens its own short session (like Home Assistant's own MCP integration), so a
+server that restarts needs no reconnect logic. Streamable HTTP is tried first
+and SSE is the fallback, as the MCP transport spec's backwards-compatibility
+section describes; the transport that worked is remembered.
+
+Calls that hang are bounded twice: by a timeout, and by a liveness probe that
+ends the call as soon as the server's port stops accepting connections (the
+streamable HTTP transport otherwise waits forever for a server that died in
+the middle of a reply).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+import logging
+import ssl
+from typing import Literal
+from urllib.parse import urlsplit
+
+import httpx
+from mcp import ClientSession, McpError as _RpcError, types
+from mcp.client.sse import sse_client
+from mcp.client.streamable_http import streamable_http_client
+
+from .types import JsonObject
+
+_LOGGER = logging.getLogger(__name__)
+
+type Transport = Literal["auto", "streamable_http", "sse"]
+TRANSPORTS: tuple[Transport, ...] = ("auto", "streamable_http", "sse")
+
+
+class McpError(Exception):
+    """Base of this client's errors; the message is safe to show (no secrets)."""
+
+
+class McpConnectionError(McpError):
+    """The server could not be reached, went away, or did not answer in time."""
+
+
+class McpAuthError(McpConnectionError):
+    """The server refused the credentials (HTTP 401/403)."""
+
+
+class McpProtocolError(McpError):
+    """The server answered with a protocol error (an unknown tool, bad arguments)."""
+
+
+@dataclass(frozen=True, slots=True)
+class McpServerConfig:
+    """Where a server is and how to talk to it."""
+
+    url: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+    transport: Transport = "auto"
+    timeout: float = 30.0  # seconds for one operation
+    probe_interval: float = 3.0  # seconds between liveness checks during a call
+
+
+@dataclass(frozen=True, slots=True)
+class McpTool:
+    """A tool as the server lists it; `input_schema` is a JSON schema object."""
+
+    name: str
+    description: str
+    input_schema: JsonObject
+    # The server says the tool changes nothing (MCP's readOnlyHint).
+    read_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class McpToolResult:
+    """What a tool call returned."""
+
+    content: list[JsonObject]
+    structured: JsonObject | None = None
+    is_error: bool = False
+
+    @property
+    def text(self) -> str:
+        """The text blocks joined; other blocks summarised by type."""
+        parts = [
+            str(block["text"]) if block.get("type") == "text" else f"[{block['type']}]"
+            for block in self.content
+        ]
+        return "\n".join(parts)
+
+
+@dataclass(slots=True, eq=False)
+class _Operation:
+    """An operation in flight that `close()` or the probe can end early."""
+
+    scope: asyncio.Timeout
+    reason: str | None = None
+
+    def abort(self, reason: str) -> None:
+        self.reason = reason
+        self.scope.reschedule(asyncio.get_running_loop().time())
+
+
+class McpClient:
+    """Lists and calls the tools of one MCP server."""
+
+    def __init__(
+        self, config: McpServerConfig, *, ssl_context: ssl.SSLContext | bool = True
+    ) -> None:
+        """`ssl_context`: pass a prebuilt context to keep certificate loading out of the loop."""
+        self.config = config
+        self._verify = ssl_context
+        self._transport: Transport = config.transport
+        self._operations: set[_Operation] = set()
+        self.server_name: str | None = None
+
+    @property
+    def transport(self) -> Transport:
+        """The transport in use: the configured one, or the one that worked."""
+        return self._transport
+
+    async def list_tools(self) -> list[McpTool]:
+        """All tools of the server, following pagination."""
+
+        async def op(session: ClientSession) -> list[McpTool]:
+            tools: list[McpTool] = []
+            cursor: str | None = None
+            while True:
+                params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+                page = await session.list_tools(params=params)
+                tools.extend(
+                    McpTool(
+                        tool.name,
+                        tool.description or "",
+                        dict(tool.inputSchema),
+                        read_only=bool(
+                            tool.annotations and tool.annotations.readOnlyHint
+                        ),
+                    )
+                    for tool in page.tools
+                )
+                if not (cursor := page.nextCursor):
+                    return tools
+
+        return await self._operate(op, "listing tools")
+
+    async def call_tool(self, name: str, arguments: JsonObject) -> McpToolResult:
+        """Call a tool; a result with `is_error` is the tool's own failure."""
+
+        async def op(session: ClientSession) -> McpToolResult:
+            result = await session.call_tool(name, arguments)
+            return McpToolResult(
+                content=[
+                    block.model_dump(mode="json", exclude_none=True)
+                    for block in result.content
+                ],
+                structured=result.structuredContent,
+                is_error=result.isError,
+            )
+
+        return await self._operate(op, f"calling {name}", watch=True)
+
+    def close(self, reason: str = "The MCP server was disconnected.") -> None:
+        """End every operation in flight with a connection error."""
+        for operation in list(self._operations):
+            operation.abort(reason)
+
+    # --- Sessions and error mapping -------------------------------------------
+
+    async def _operate[T](
+        self,
+        op: Callable[[ClientSession], Awaitable[T]],
+        what: str,
+        *,
+        watch: bool = False,
+    ) -> T:
+        url = self.config.url
+        try:
+            async with asyncio.timeout(self.config.timeout) as scope:
+                operation = _Operation(scope)
+                self._operations.add(operation)
+                probe = asyncio.create_task(self._probe(operation)) if watch else None
+                try:
+                    return await self._run(op)
+                finally:
+                    self._operations.discard(operation)
+                    if probe is not None:
+                        probe.cancel()
+                        await asyncio.wait([probe])
+        except TimeoutError as err:
+            if operation.reason:
+                raise McpConnectionError(operation.reason) from err
+            raise McpConnectionError(
+                f"The MCP server at {url} did not answer within "
+                f"{self.config.timeout:g} s while {what}."
+            ) from err
+
+    async def _run[T](self, op: Callable[[ClientSession], Awaitable[T]]) -> T:
+        if self._transport != "sse":
+            try:
+                return await self._run_streamable(op)
+            except _NotStreamable as err:
+                if self._transport == "streamable_http":
+                    raise _mapped(err.cause, self.config.url) from err.cause
+                _LOGGER.debug("Streamable HTTP refused (%s); trying SSE", err.cause)
+            result = await self._run_sse(op)
+            self._transport = "sse"
+            return result
+        return await self._run_sse(op)
+
+    async def _run_streamable[T](
+        self, op: Callable[[ClientSession], Awaitable[T]]
+    ) -> T:
+        initialized = False
+        try:
+            async with (
+                self._http_client() as http,
+                streamable_http_client(self.config.url, http_client=http) as (
+                    read,
+                    write,
+                    _,
+                ),
+                ClientSession(read, write) as session,
+            ):
+                await self._initialize(session)
+                initialized = True
+                result = await op(session)
+        except Exception as err:  # unwrapped and mapped below
+            cause = _leaf(err)
+            # A server without streamable HTTP answers 404/405 or a protocol
+            # error (proxies vary); only then, and never once a call was sent,
+            # is SSE worth a try.
+            if not initialized and _maybe_sse_only(cause):
+                raise _NotStreamable(cause) from err
+            raise _mapped(cause, self.config.url) from err
+        if self._transport == "auto":
+            self._transport = "streamable_http"
+        return result
+
+    async def _run_sse[T](self, op: Callable[[ClientSession], Awaitable[T]]) -> T:
+        try:
+            async with (
+                sse_client(
+                    self.config.url,
+                    headers=dict(self.config.headers),
+                    timeout=self.config.timeout,
+                    sse_read_timeout=self.config.timeout,
+                    httpx_client_factory=self._http_client,
+                ) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await self._initialize(session)
+                return await op(session)
+        except Exception as err:  # unwrapped and mapped below
+            raise _mapped(_leaf(err), self.config.url) from err
+
+    async def _initialize(self, session: ClientSession) -> None:
+        info = await session.initialize()
+        self.server_name = info.serverInfo.name
+
+    def _http_client(
+        self,
+        headers: dict[str, str] | None = None,
+        timeout: httpx.Timeout | None = None,
+        auth: httpx.Auth | None = None,
+    ) -> httpx.AsyncClient:
+        """An httpx client with the server's headers (also the SSE transport's factory)."""
+        return httpx.AsyncClient(
+            headers={**self.config.headers, **(headers or {})},
+            timeout=timeout or httpx.Timeout(self.config.timeout),
+            auth=auth,
+            verify=self._verify,
+            follow_redirects=True,
+        )
+
+    async def _probe(self, operation: _Operation) -> None:
+        """End the operation when the server's port stops accepting connections."""
+        parts = urlsplit(self.config.url)
+        host = parts.hostname or "localhost"
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        interval = self.config.probe_interval
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                async with asyncio.timeout(interval):
+                    _, writer = await asyncio.open_connection(host, port)
+            except (OSError, TimeoutError):
+                operation.abort(
+                    f"The MCP server at {self.config.url} went away during the call."
+                )
+                return
+            writer.close()
+            await writer.wait_closed()
+
+
+class _NotStreamable(Exception):
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
+def _leaf(err: BaseException) -> BaseException:
+    """The first meaningful exception inside (possibly nested) exception groups."""
+    while isinstance(err, BaseExceptionGroup):
+        err = next(
+            (e for e in err.exceptions if not isinstance(e, asyncio.CancelledError)),
+            err.exceptions[0],
+        )
+    return err
+
+
+def _maybe_sse_only(err: BaseException) -> bool:
+    if isinstance(err, httpx.HTTPStatusError):
+        return err.response.status_code in (400, 404, 405)
+    return isinstance(err, _RpcError)
+
+
+def _mapped(err: BaseException, url: str) -> Exception:
+    """One of this module's errors for a transport or protocol failure."""
+    if isinstance(err, McpError):
+        return err
+    if isinstance(err, httpx.HTTPStatusError):
+        status = err.response.status_code
+        if status in (401, 403):
+            return McpAuthError(f"The MCP server at {url} refused the credentials.")
+        return McpConnectionError(f"The MCP server at {url} answered HTTP {status}.")
+    if isinstance(err, (httpx.HTTPError, OSError)):
+        return McpConnectionError(
+            f"Could not reach the MCP server at {url} ({type(err).__name__})."
+        )
+    if isinstance(err, _RpcError):
+        if err.error.code == types.CONNECTION_CLOSED:
+            return McpConnectionError(f"The MCP server at {url} closed the connection.")
+        return McpProtocolError(err.error.message)
+    return McpConnectionError(
+        f"Unexpected failure talking to the MCP server at {url}: {_describe(err)}"
+    )
+
+
+def _describe(err: BaseException) -> str:
+    return str(err) or type(err).__name__
