@@ -22,6 +22,7 @@ from .const import (
     CONF_NUM_CTX,
     CONF_PREFER_LOCAL,
     CONF_THINK,
+    CONF_TOOL_ROUTER,
     DEFAULT_MAX_TURNS,
     DOMAIN,
 )
@@ -207,6 +208,7 @@ class JarvisLLMEntity(Entity):
             if is_ollama and CONF_KEEP_ALIVE in data
             else None,
             think=bool(data.get(CONF_THINK)) if is_ollama else None,
+            tool_router=bool(data.get(CONF_TOOL_ROUTER, True)),
         )
 
     async def _async_handle_chat_log(

@@ -434,3 +434,41 @@ async def test_user_text_redacted_before_the_llm_when_asked(
 
     sent = scripted_llm.chat_requests[0]["json"]["messages"][-1]["content"]
     assert sent == "email [email] the code"
+
+
+async def test_router_narrows_tools_and_tool_search_widens_them(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    catalogue = [
+        *TOOLS,
+        ToolSpec("HassVacuumStart", "Starts a vacuum cleaner.", {"type": "object"}),
+    ]
+    scripted_llm.script(
+        Reply(tool_calls=[("tool_search", {"query": "vacuum cleaner"})]),
+        Reply(tool_calls=[("HassVacuumStart", {})]),
+        Reply(content="The vacuum is running."),
+    )
+    ran: list[str] = []
+
+    async def vacuum(args: JsonObject) -> JsonObject:
+        ran.append("vacuum")
+        return {"success": True}
+
+    host, _ = make_host()
+    host._handlers = {**host._handlers, "HassVacuumStart": vacuum}
+    result = await run_loop(
+        client,
+        host,
+        tools=catalogue,
+        tool_router=True,
+        history=[Message("user", "turn on the kitchen light")],
+    )
+
+    first_tools = [
+        t["function"]["name"] for t in sent_tools(scripted_llm.chat_requests[0])
+    ]
+    assert "HassVacuumStart" not in first_tools
+    assert "tool_search" in first_tools
+    assert ran == ["vacuum"]
+    assert result.tool_reasons["HassVacuumStart"] == "tool search"
+    assert result.text == "The vacuum is running."

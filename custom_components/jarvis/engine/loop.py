@@ -27,6 +27,7 @@ from .modelsize import is_small_model
 from .output import ReleaseGate, ThinkFilter, strip_think
 from .phrases import DONE, LLM_UNAVAILABLE, NOT_UNDERSTOOD, phrase
 from .redact import redact
+from .router import TOOL_SEARCH, ToolRouter
 from .speech import clean_for_speech
 from .textproto import (
     new_call,
@@ -56,6 +57,7 @@ ANSWER_INSTRUCTION = (
     "The tool results above answer the request. Reply to the user now in one "
     "short plain sentence, in the user's language."
 )
+MAX_TOOL_SEARCHES = 2  # per reply
 # Steps in a row whose every call failed before the loop stops retrying.
 MAX_FAILED_STEPS = 2
 
@@ -139,6 +141,8 @@ class LoopSettings:
     call_timeout: float = 120.0  # seconds the server may stay silent
     # Strip personal data and secrets from what the user says before the LLM.
     redact_prompts: bool = False
+    # Offer a per-turn allow-list of tools instead of the whole catalogue.
+    tool_router: bool = False
 
 
 class ProtocolMemory:
@@ -185,6 +189,8 @@ class TurnResult:
     # done | max_turns | tool_failures | llm_error | not_understood
     ended: str = "done"
     duration: float = 0.0
+    # Why each offered tool was offered (router, previous turn, tool search).
+    tool_reasons: dict[str, str] = field(default_factory=dict)
 
 
 # --- The loop -----------------------------------------------------------------
@@ -214,13 +220,22 @@ class ReplyLoop:
     ) -> TurnResult:
         """Answer the last user message in `history`."""
         started = time.monotonic()
+        offered = list(tools)
+        reasons = {tool.name: "catalogue" for tool in tools}
+        if self._settings.tool_router and tools:
+            route = ToolRouter().route(
+                _routing_text(history), tools, keep=_failed_last_turn(history)
+            )
+            offered, reasons = route.tools, route.reasons
         turn = _Turn(
             loop=self,
             system_prompt=system_prompt,
             messages=list(history),
-            tools={tool.name: tool for tool in tools},
+            tools={tool.name: tool for tool in offered},
+            catalogue=list(tools),
             language=language,
         )
+        turn.result.tool_reasons = reasons
         await turn.run(host)
         turn.result.duration = time.monotonic() - started
         return turn.result
@@ -232,8 +247,10 @@ class _Turn:
     system_prompt: str
     messages: list[Message]
     tools: dict[str, ToolSpec]
+    catalogue: list[ToolSpec]
     language: str | None
     result: TurnResult = field(default_factory=TurnResult)
+    searches: int = 0
     seen_calls: dict[str, JsonObject] = field(default_factory=dict)
     call_count: int = 0
 
@@ -268,7 +285,9 @@ class _Turn:
                 return
             # Shown tools again after a result, text-protocol models repeat the
             # call or echo the result; once every call worked, ask for the answer.
-            answer_next = self.text_mode and not any(_failed(r) for r in records)
+            answer_next = self.text_mode and not any(
+                _failed(r) or r.name == TOOL_SEARCH for r in records
+            )
         await self._final_reply(host, self._summary(), "max_turns")
 
     def _summary(self) -> str:
@@ -336,6 +355,36 @@ class _Turn:
         call = new_call(self.call_count, normalize_tool_name(name), args)
         return self.guard(call)
 
+    def _tool_search(self, call: ToolCall) -> ToolCallDelta:
+        """Widen this turn's tools with the best matches for the model's query."""
+        self.searches += 1
+        if self.searches > MAX_TOOL_SEARCHES:
+            return ToolCallDelta(
+                call,
+                {
+                    "error": "search_limit",
+                    "error_text": "No more tool searches in this reply; use the "
+                    "listed tools or answer the user.",
+                },
+            )
+        unseen = [tool for tool in self.catalogue if tool.name not in self.tools]
+        found = ToolRouter().search(str(call.arguments.get("query", "")), unseen)
+        for tool in found:
+            self.tools[tool.name] = tool
+            self.result.tool_reasons[tool.name] = "tool search"
+        return ToolCallDelta(
+            call,
+            {
+                "tools": [
+                    {"name": tool.name, "description": tool.description}
+                    for tool in found
+                ],
+                "note": "These tools can be called now."
+                if found
+                else "No other tool fits; answer with what you have.",
+            },
+        )
+
     def guard(self, call: ToolCall) -> ToolCallDelta:
         """Answer unknown tools, invalid arguments and repeats with a tool error."""
         name = normalize_tool_name(call.name)
@@ -352,6 +401,8 @@ class _Turn:
                     f"Valid tools: {valid}.",
                 },
             )
+        if tool.name == TOOL_SEARCH:
+            return self._tool_search(call)
         args = repair_arguments(
             tool, {k: v for k, v in call.arguments.items() if v is not None and v != ""}
         )
@@ -375,6 +426,25 @@ class _Turn:
                 },
             )
         return ToolCallDelta(call)
+
+
+def _routing_text(history: Sequence[Message]) -> str:
+    """The request, with the previous one for follow-ups that name no verb."""
+    said = [m.content for m in history if m.role == "user"]
+    return " ".join(said[-2:])
+
+
+def _failed_last_turn(history: Sequence[Message]) -> list[str]:
+    """Tools whose call failed in the previous turn: the user may now add what
+    was missing ("which light?" - "the kitchen one")."""
+    users = [i for i, m in enumerate(history) if m.role == "user"]
+    if len(users) < 2:
+        return []
+    return [
+        m.name
+        for m in history[users[-2] : users[-1]]
+        if m.role == "tool" and m.name and '"error"' in m.content
+    ]
 
 
 def _failed(record: ToolCallRecord) -> bool:

@@ -1,0 +1,350 @@
+"""The tool router: a small per-turn allow-list instead of the whole catalogue.
+
+Small models choose better among few tools, and on a CPU every tool listed in
+the prompt costs prompt-processing time. The router scores tools against the
+request (words of the tool's name, description and arguments, plus a small
+multilingual lexicon of household verbs) and keeps the best few. A
+`tool_search` tool lets the model widen its tools mid-loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+import re
+
+from .types import ToolSpec
+
+TOOL_SEARCH = "tool_search"
+TOOL_SEARCH_SPEC = ToolSpec(
+    TOOL_SEARCH,
+    "Find more tools when none of the listed ones fits the request.",
+    {
+        "type": "object",
+        "properties": {"query": {"type": "string", "description": "what to do"}},
+        "required": ["query"],
+    },
+)
+
+# Household verbs and topics in English, German, Spanish and French, mapped to
+# fragments of the tool names (Home Assistant's intents and common MCP tools)
+# they point to.
+_LEXICON: Mapping[str, tuple[str, ...]] = {
+    "turnon": (
+        "on",
+        "open",
+        "start",
+        "activate",
+        "unlock",
+        "enable",
+        "an",
+        "ein",
+        "einschalten",
+        "anschalten",
+        "öffne",
+        "öffnen",
+        "auf",
+        "enciende",
+        "encender",
+        "prende",
+        "abre",
+        "abrir",
+        "activa",
+        "allume",
+        "ouvre",
+    ),
+    "turnoff": (
+        "off",
+        "close",
+        "shut",
+        "stop",
+        "lock",
+        "disable",
+        "aus",
+        "ausschalten",
+        "abschalten",
+        "schließe",
+        "schließen",
+        "zu",
+        "apaga",
+        "apagar",
+        "cierra",
+        "cerrar",
+        "éteins",
+        "ferme",
+    ),
+    "lightset": (
+        "dim",
+        "brighten",
+        "brightness",
+        "percent",
+        "%",
+        "colour",
+        "color",
+        "dimme",
+        "dimmen",
+        "helligkeit",
+        "prozent",
+        "farbe",
+        "brillo",
+        "atenúa",
+        "porcentaje",
+        "luminosité",
+    ),
+    "climate": (
+        "temperature",
+        "warm",
+        "warmer",
+        "cold",
+        "colder",
+        "heat",
+        "heating",
+        "thermostat",
+        "degrees",
+        "temperatur",
+        "grad",
+        "heizung",
+        "wärmer",
+        "kälter",
+        "temperatura",
+        "grados",
+        "calefacción",
+        "chauffage",
+    ),
+    "getlivecontext": (
+        "is",
+        "are",
+        "what",
+        "which",
+        "how",
+        "status",
+        "state",
+        "open",
+        "closed",
+        "ist",
+        "sind",
+        "wie",
+        "was",
+        "welche",
+        "status",
+        "está",
+        "están",
+        "qué",
+        "cuál",
+        "cómo",
+        "estado",
+        "est",
+        "quel",
+        "quelle",
+        "?",
+    ),
+    "timer": (
+        "timer",
+        "minutes",
+        "minute",
+        "seconds",
+        "hour",
+        "remind",
+        "countdown",
+        "minuten",
+        "stunde",
+        "wecker",
+        "temporizador",
+        "minutos",
+        "minuterie",
+    ),
+    "datetime": (
+        "time",
+        "date",
+        "today",
+        "day",
+        "clock",
+        "uhr",
+        "uhrzeit",
+        "datum",
+        "heute",
+        "hora",
+        "fecha",
+        "hoy",
+        "heure",
+        "date",
+    ),
+    "media": (
+        "music",
+        "play",
+        "pause",
+        "resume",
+        "volume",
+        "louder",
+        "quieter",
+        "next",
+        "previous",
+        "song",
+        "track",
+        "tv",
+        "musik",
+        "spiele",
+        "lauter",
+        "leiser",
+        "música",
+        "reproduce",
+        "volumen",
+        "musique",
+        "joue",
+    ),
+    "list": (
+        "shopping",
+        "list",
+        "add",
+        "buy",
+        "todo",
+        "einkaufsliste",
+        "liste",
+        "kaufen",
+        "compra",
+        "lista",
+        "añade",
+        "courses",
+    ),
+    "vacuum": ("vacuum", "clean", "staubsauger", "saugen", "aspiradora", "aspirateur"),
+    "fan": ("fan", "ventilator", "lüfter", "ventilador", "ventilateur"),
+    "memory": (
+        "remember",
+        "recall",
+        "forget",
+        "know",
+        "name",
+        "merk",
+        "merke",
+        "erinnere",
+        "vergiss",
+        "recuerda",
+        "olvida",
+        "souviens",
+    ),
+    "search": ("search", "web", "look", "find", "suche", "busca", "cherche"),
+}
+_WORD_RE = re.compile(r"[\w%?]+", re.UNICODE)
+_CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_STOPWORDS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "for",
+        "please",
+        "can",
+        "you",
+        "could",
+        "would",
+        "me",
+        "my",
+        "i",
+        "it",
+        "der",
+        "die",
+        "das",
+        "und",
+        "bitte",
+        "el",
+        "la",
+        "los",
+        "las",
+        "y",
+        "por",
+        "favor",
+        "le",
+        "les",
+        "et",
+        "s'il",
+    ]
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """The tools chosen for a turn, and why each is there."""
+
+    tools: list[ToolSpec]
+    reasons: dict[str, str]
+    # Nothing matched, so every tool is offered. Never cached.
+    fell_open: bool
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in _WORD_RE.findall(text.lower()) if w not in _STOPWORDS]
+
+
+def _tool_words(tool: ToolSpec) -> set[str]:
+    parts = [_CAMEL_RE.sub(" ", tool.name), tool.description]
+    properties: Mapping[str, object] = tool.parameters.get("properties") or {}
+    parts.extend(properties)
+    return set(_words(" ".join(parts).replace("_", " ")))
+
+
+def score_tool(tool: ToolSpec, words: Sequence[str]) -> int:
+    """How well a tool fits these request words."""
+    name = tool.name.lower().replace("_", "")
+    score = 0
+    for topic, verbs in _LEXICON.items():
+        if topic in name:
+            score += 3 * sum(1 for word in words if word in verbs)
+    vocabulary = _tool_words(tool)
+    score += sum(1 for word in set(words) if len(word) > 2 and word in vocabulary)
+    return score
+
+
+class ToolRouter:
+    """Picks the per-turn allow-list from the catalogue."""
+
+    def __init__(self, max_tools: int = 6) -> None:
+        self._max_tools = max_tools
+
+    def route(
+        self,
+        request: str,
+        catalogue: Sequence[ToolSpec],
+        *,
+        keep: Iterable[str] = (),
+    ) -> Route:
+        """Best-scoring tools for the request, plus those named in `keep`."""
+        words = _words(request)
+        scored = sorted(
+            (
+                (score_tool(tool, words), index, tool)
+                for index, tool in enumerate(catalogue)
+            ),
+            key=lambda item: (-item[0], item[1]),
+        )
+        chosen = {
+            tool.name: f"router score {score}"
+            for score, _, tool in scored[: self._max_tools]
+            if score > 0
+        }
+        for name in keep:
+            if any(tool.name == name for tool in catalogue):
+                chosen.setdefault(name, "kept from the previous turn")
+        if not chosen:
+            return Route(list(catalogue), {"*": "no tool matched"}, fell_open=True)
+        tools = [tool for tool in catalogue if tool.name in chosen]
+        if len(tools) < len(catalogue):
+            tools.append(TOOL_SEARCH_SPEC)
+            chosen[TOOL_SEARCH] = "escape hatch"
+        return Route(tools, chosen, fell_open=False)
+
+    def search(
+        self, query: str, catalogue: Sequence[ToolSpec], limit: int = 3
+    ) -> list[ToolSpec]:
+        """Tools for a `tool_search` call, best first."""
+        words = _words(query)
+        scored = [(score_tool(tool, words), tool) for tool in catalogue]
+        return [
+            tool for score, tool in sorted(scored, key=lambda s: -s[0]) if score > 0
+        ][:limit]

@@ -1,0 +1,85 @@
+"""The tool router and the tool_search escape hatch."""
+
+from __future__ import annotations
+
+import pytest
+
+from custom_components.jarvis.engine.router import TOOL_SEARCH, ToolRouter
+from custom_components.jarvis.engine.types import ToolSpec
+
+
+def tool(name: str, description: str, *args: str) -> ToolSpec:
+    properties = {arg: {"type": "string"} for arg in args}
+    return ToolSpec(name, description, {"type": "object", "properties": properties})
+
+
+# The shape of Home Assistant's Assist API catalogue.
+CATALOGUE = [
+    tool("HassTurnOn", "Turns on/opens/presses a device or entity.", "name", "area"),
+    tool("HassTurnOff", "Turns off/closes a device or entity.", "name", "area"),
+    tool(
+        "HassLightSet",
+        "Sets the brightness percentage or color of a light.",
+        "name",
+        "brightness",
+    ),
+    tool(
+        "HassClimateSetTemperature",
+        "Sets the desired indoor temperature.",
+        "temperature",
+    ),
+    tool("HassMediaPause", "Pauses a media player.", "name"),
+    tool("HassMediaNext", "Skips to the next media item.", "name"),
+    tool(
+        "HassSetVolume", "Sets the volume percentage of a media player.", "volume_level"
+    ),
+    tool("HassStartTimer", "Starts a new timer.", "minutes"),
+    tool("HassShoppingListAddItem", "Adds an item to the shopping list.", "item"),
+    tool("HassVacuumStart", "Starts a vacuum.", "name"),
+    tool("GetDateTime", "Provides the current date and time."),
+    tool(
+        "GetLiveContext", "Provides real-time information about the states of devices."
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        ("turn on the kitchen lights", "HassTurnOn"),
+        ("switch off the office fan", "HassTurnOff"),
+        ("dim the bedroom to 30%", "HassLightSet"),
+        ("is the garage door open?", "GetLiveContext"),
+        ("set a timer for 10 minutes", "HassStartTimer"),
+        ("add milk to the shopping list", "HassShoppingListAddItem"),
+        ("schalte das Licht in der Küche ein", "HassTurnOn"),
+        ("apaga la luz del salón", "HassTurnOff"),
+        ("what time is it", "GetDateTime"),
+    ],
+)
+def test_router_keeps_the_right_tool(request_text: str, expected: str) -> None:
+    route = ToolRouter(max_tools=4).route(request_text, CATALOGUE)
+    names = [t.name for t in route.tools]
+    assert expected in names
+    assert len(names) <= 5
+    assert names[-1] == TOOL_SEARCH
+    assert not route.fell_open
+
+
+def test_router_falls_open_when_nothing_matches() -> None:
+    route = ToolRouter().route("xyzzy", CATALOGUE)
+    assert route.fell_open
+    assert route.tools == CATALOGUE
+
+
+def test_router_keeps_tools_asked_for() -> None:
+    route = ToolRouter(max_tools=2).route(
+        "turn on the lamp", CATALOGUE, keep=["HassVacuumStart"]
+    )
+    assert "HassVacuumStart" in [t.name for t in route.tools]
+    assert route.reasons["HassVacuumStart"] == "kept from the previous turn"
+
+
+def test_search_finds_unlisted_tools() -> None:
+    found = ToolRouter().search("pause the music", CATALOGUE)
+    assert found[0].name == "HassMediaPause"
