@@ -84,7 +84,9 @@ class JarvisConversationEntity(
         except conversation.ConverseError as err:
             return err.as_conversation_result()
 
-        await self._async_handle_chat_log(chat_log, user_input.language)
+        await self._async_handle_chat_log(
+            chat_log, user_input.language, user_input.context.user_id
+        )
         return conversation.async_get_result_from_chat_log(user_input, chat_log)
 
 

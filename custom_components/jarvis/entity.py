@@ -18,6 +18,7 @@ from .const import (
     CONF_BACKEND,
     CONF_KEEP_ALIVE,
     CONF_MAX_TURNS,
+    CONF_MEMORY,
     CONF_MODEL,
     CONF_NUM_CTX,
     CONF_PREFER_LOCAL,
@@ -36,6 +37,7 @@ from .engine.loop import (
     TurnResult,
 )
 from .engine.types import JsonObject, Message, ToolCall, ToolSpec
+from .memory import HOUSEHOLD, async_get_memory
 
 # Earlier turns sent with each request; the rest of the chat log stays in HA.
 MAX_HISTORY_MESSAGES = 24
@@ -212,16 +214,24 @@ class JarvisLLMEntity(Entity):
         )
 
     async def _async_handle_chat_log(
-        self, chat_log: conversation.ChatLog, language: str | None
+        self, chat_log: conversation.ChatLog, language: str | None, user: str | None
     ) -> TurnResult:
         """Answer the chat log's last user message through the reply loop."""
         runtime = self.entry.runtime_data
         system_prompt, history = history_from_chat_log(chat_log)
-        loop = ReplyLoop(runtime.client, self.loop_settings(), runtime.protocols)
+        memory = (
+            async_get_memory(self.hass)
+            if self.subentry.data.get(CONF_MEMORY, True)
+            else None
+        )
+        loop = ReplyLoop(
+            runtime.client, self.loop_settings(), runtime.protocols, memory
+        )
         return await loop.run(
             system_prompt=system_prompt,
             history=history,
             tools=tool_specs(chat_log.llm_api),
             host=ChatLogHost(chat_log, self.entity_id),
             language=language,
+            user=user or HOUSEHOLD,
         )

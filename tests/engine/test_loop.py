@@ -9,7 +9,6 @@ import socket
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from custom_components.jarvis.engine.llm import create_client
 from custom_components.jarvis.engine.llm.base import LLMClient
@@ -73,15 +72,6 @@ def make_host() -> tuple[RecordingHost, list[JsonObject]]:
         return {"kitchen light": "off"}
 
     return RecordingHost({"HassTurnOn": turn_on, "GetLiveContext": live_context}), calls
-
-
-@pytest_asyncio.fixture(params=["ollama", "openai"])
-async def client(
-    request: pytest.FixtureRequest, scripted_llm: ScriptedLLMServer
-) -> AsyncIterator[LLMClient]:
-    llm = create_client(request.param, scripted_llm.url)
-    yield llm
-    await llm.close()
 
 
 def run_loop(

@@ -23,9 +23,18 @@ from .llm.base import (
     LLMError,
     LLMToolsRejectedError,
 )
+from .memory import MEMORY_TOOLS, LongTermMemory, digest, memory_command
 from .modelsize import is_small_model
 from .output import ReleaseGate, ThinkFilter, strip_think
-from .phrases import DONE, LLM_UNAVAILABLE, NOT_UNDERSTOOD, phrase
+from .phrases import (
+    DONE,
+    FORGOTTEN,
+    LLM_UNAVAILABLE,
+    NOT_UNDERSTOOD,
+    NOTHING_TO_FORGET,
+    REMEMBERED,
+    phrase,
+)
 from .redact import redact
 from .router import TOOL_SEARCH, ToolRouter
 from .speech import clean_for_speech
@@ -186,7 +195,7 @@ class TurnResult:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     tool_calls: list[ToolCallRecord] = field(default_factory=list)
-    # done | max_turns | tool_failures | llm_error | not_understood
+    # done | memory | max_turns | tool_failures | llm_error | not_understood
     ended: str = "done"
     duration: float = 0.0
     # Why each offered tool was offered (router, previous turn, tool search).
@@ -204,10 +213,12 @@ class ReplyLoop:
         client: LLMClient,
         settings: LoopSettings,
         protocols: ProtocolMemory | None = None,
+        memory: LongTermMemory | None = None,
     ) -> None:
         self._client = client
         self._settings = settings
         self._protocols = protocols or ProtocolMemory()
+        self._memory = memory
 
     async def run(
         self,
@@ -217,9 +228,22 @@ class ReplyLoop:
         tools: Sequence[ToolSpec],
         host: StepHost,
         language: str | None = None,
+        user: str = "household",
     ) -> TurnResult:
         """Answer the last user message in `history`."""
         started = time.monotonic()
+        if self._memory is not None:
+            request = next(
+                (m.content for m in reversed(history) if m.role == "user"), ""
+            )
+            if (command := memory_command(request)) is not None:
+                return await self._memory_command(
+                    command, user, host, language, started
+                )
+            if facts := await self._memory.recall(user, request):
+                # After the stable part, so the server's prompt cache still hits.
+                system_prompt = f"{system_prompt}\n\n{digest(facts)}"
+            tools = [*tools, *MEMORY_TOOLS]
         offered = list(tools)
         reasons = {tool.name: "catalogue" for tool in tools}
         if self._settings.tool_router and tools:
@@ -236,9 +260,32 @@ class ReplyLoop:
             language=language,
         )
         turn.result.tool_reasons = reasons
+        turn.user = user
         await turn.run(host)
         turn.result.duration = time.monotonic() - started
         return turn.result
+
+    async def _memory_command(
+        self,
+        command: tuple[str, str],
+        user: str,
+        host: StepHost,
+        language: str | None,
+        started: float,
+    ) -> TurnResult:
+        """Remember or forget without the LLM: small models skip the tool."""
+        assert self._memory is not None
+        action, text = command
+        if action == "remember":
+            await self._memory.remember(user, text)
+            reply = phrase(REMEMBERED, language)
+        else:
+            removed = await self._memory.forget(user, text)
+            reply = phrase(FORGOTTEN if removed else NOTHING_TO_FORGET, language)
+        result = TurnResult(text=reply, protocol="text", ended="memory")
+        await host.run_step(_say_text(reply))
+        result.duration = time.monotonic() - started
+        return result
 
 
 @dataclass
@@ -251,6 +298,7 @@ class _Turn:
     language: str | None
     result: TurnResult = field(default_factory=TurnResult)
     searches: int = 0
+    user: str = "household"
     seen_calls: dict[str, JsonObject] = field(default_factory=dict)
     call_count: int = 0
 
@@ -349,11 +397,11 @@ class _Turn:
         succeeded = bool(calls) and not any(_failed(record) for record in calls)
         return phrase(DONE if succeeded else NOT_UNDERSTOOD, self.language)
 
-    def check_call(self, name: str, args: JsonObject) -> ToolCallDelta:
+    async def check_call(self, name: str, args: JsonObject) -> ToolCallDelta:
         """Turn a call the model made into a delta, answering bad calls with errors."""
         self.call_count += 1
         call = new_call(self.call_count, normalize_tool_name(name), args)
-        return self.guard(call)
+        return await self.guard(call)
 
     def _tool_search(self, call: ToolCall) -> ToolCallDelta:
         """Widen this turn's tools with the best matches for the model's query."""
@@ -385,7 +433,7 @@ class _Turn:
             },
         )
 
-    def guard(self, call: ToolCall) -> ToolCallDelta:
+    async def guard(self, call: ToolCall) -> ToolCallDelta:
         """Answer unknown tools, invalid arguments and repeats with a tool error."""
         name = normalize_tool_name(call.name)
         tool = self.tools.get(name) or next(
@@ -425,6 +473,11 @@ class _Turn:
                     "answer the user; do not call it again.",
                 },
             )
+        memory = self.loop._memory
+        if memory is not None and tool.name in {t.name for t in MEMORY_TOOLS}:
+            return ToolCallDelta(
+                call, await memory.answer_tool(self.user, tool.name, call.arguments)
+            )
         return ToolCallDelta(call)
 
 
@@ -457,6 +510,11 @@ def _call_key(call: ToolCall) -> str:
 
 async def _say(text: str, turn: _Turn) -> AsyncIterator[Delta]:
     turn.result.text += text
+    async for delta in _say_text(text):
+        yield delta
+
+
+async def _say_text(text: str) -> AsyncIterator[Delta]:
     yield StepStart()
     yield TextDelta(text)
 
@@ -521,13 +579,15 @@ class _Step:
 
         parsed = parse_text_reply(strip_think(gate.held))
         if self._native_calls:
-            self.calls = [turn.guard(call) for call in self._native_calls]
+            self.calls = [await turn.guard(call) for call in self._native_calls]
         elif self._tools_offered and parsed.calls:
             if not text_mode:
                 _LOGGER.info("Model wrote a tool call as text; using text protocol")
                 turn.loop._protocols.use_text(turn.loop._settings.model)
                 turn.result.protocol = "text"
-            self.calls = [turn.check_call(name, args) for name, args in parsed.calls]
+            self.calls = [
+                await turn.check_call(name, args) for name, args in parsed.calls
+            ]
         elif parsed.prose:
             yield TextDelta(_joined(gate.released, parsed.prose))
         elif not gate.released:

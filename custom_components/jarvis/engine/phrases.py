@@ -34,6 +34,36 @@ DONE: Mapping[str, str] = {
     "pt": "Feito.",
 }
 
+REMEMBERED: Mapping[str, str] = {
+    "en": "I'll remember that.",
+    "de": "Das merke ich mir.",
+    "es": "Lo recordaré.",
+    "fr": "Je m'en souviendrai.",
+    "it": "Me lo ricorderò.",
+    "nl": "Dat onthoud ik.",
+    "pt": "Vou lembrar-me disso.",
+}
+
+FORGOTTEN: Mapping[str, str] = {
+    "en": "Done, I've forgotten it.",
+    "de": "Erledigt, ich habe es vergessen.",
+    "es": "Hecho, lo he olvidado.",
+    "fr": "C'est fait, je l'ai oublié.",
+    "it": "Fatto, l'ho dimenticato.",
+    "nl": "Klaar, ik ben het vergeten.",
+    "pt": "Feito, esqueci.",
+}
+
+NOTHING_TO_FORGET: Mapping[str, str] = {
+    "en": "I had nothing remembered about that.",
+    "de": "Dazu hatte ich mir nichts gemerkt.",
+    "es": "No tenía nada guardado sobre eso.",
+    "fr": "Je n'avais rien retenu à ce sujet.",
+    "it": "Non avevo niente in memoria su questo.",
+    "nl": "Daar had ik niets over onthouden.",
+    "pt": "Não tinha nada guardado sobre isso.",
+}
+
 
 def phrase(table: Mapping[str, str], language: str | None) -> str:
     """The table's entry for a language tag such as 'de-CH', falling back to English."""

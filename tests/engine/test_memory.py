@@ -1,0 +1,140 @@
+"""Long-term memory: commands, recall, persistence, and its place in the loop."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from custom_components.jarvis.engine.llm.base import LLMClient
+from custom_components.jarvis.engine.loop import LocalStepHost, LoopSettings, ReplyLoop
+from custom_components.jarvis.engine.memory import LongTermMemory, memory_command
+from custom_components.jarvis.engine.phrases import REMEMBERED
+from custom_components.jarvis.engine.types import Message
+from tests.engine.test_loop import TOOLS
+from tests.scripted_llm import Reply, ScriptedLLMServer
+
+
+class DictBackend:
+    """In-memory stand-in for Home Assistant's Store."""
+
+    def __init__(self) -> None:
+        self.saved: Any = None
+        self.saves = 0
+
+    async def async_load(self) -> Any:
+        return self.saved
+
+    async def async_save(self, data: Any) -> None:
+        self.saved = data
+        self.saves += 1
+
+
+@pytest.mark.parametrize(
+    ("text", "command"),
+    [
+        (
+            "Remember that my wife's name is Anna.",
+            ("remember", "my wife's name is Anna"),
+        ),
+        (
+            "please remember the wifi password is in the drawer",
+            ("remember", "the wifi password is in the drawer"),
+        ),
+        (
+            "Merk dir, dass der Müll am Dienstag abgeholt wird",
+            ("remember", "der Müll am Dienstag abgeholt wird"),
+        ),
+        ("Recuerda que mi hija se llama Lucía", ("remember", "mi hija se llama Lucía")),
+        ("forget about my wife's name", ("forget", "my wife's name")),
+        ("Vergiss den Müll", ("forget", "den Müll")),
+        ("what's my wife's name?", None),
+        ("turn on the kitchen lights", None),
+    ],
+)
+def test_memory_commands(text: str, command: tuple[str, str] | None) -> None:
+    assert memory_command(text) == command
+
+
+async def test_recall_newest_first_forget_and_persistence() -> None:
+    backend = DictBackend()
+    clock = iter([1.0, 2.0, 3.0, 4.0, 5.0])
+    memory = LongTermMemory(backend, clock=lambda: next(clock))
+    await memory.remember("u1", "my wife's name is Anna")
+    await memory.remember("u1", "the bins go out on Tuesday")
+    await memory.remember("u1", "my wife's name is Anne, not Anna")
+    await memory.remember("u2", "my wife's name is Maria")
+
+    facts = await memory.recall("u1", "what is my wife's name?")
+    assert [f.text for f in facts] == [
+        "my wife's name is Anne, not Anna",
+        "my wife's name is Anna",
+    ]
+
+    reloaded = LongTermMemory(backend)
+    assert [f.text for f in await reloaded.recall("u2", "wife")] == [
+        "my wife's name is Maria"
+    ]
+    assert await reloaded.forget("u1", "wife") == 2
+    assert await reloaded.recall("u1", "wife") == []
+    assert await reloaded.clear() == 2
+    assert backend.saved == {"facts": {}}
+
+
+async def test_secrets_never_enter_memory() -> None:
+    memory = LongTermMemory(DictBackend())
+    fact = await memory.remember("u", "my bank pin is 1234 and email is a@b.com")
+    assert "a@b.com" not in fact.text
+
+
+def run_with_memory(
+    client: LLMClient, memory: LongTermMemory, text: str, host: LocalStepHost
+) -> Any:
+    loop = ReplyLoop(client, LoopSettings(model="test-model"), memory=memory)
+    return loop.run(
+        system_prompt="You are Jarvis.",
+        history=[Message("user", text)],
+        tools=TOOLS,
+        host=host,
+        user="u1",
+    )
+
+
+async def test_remember_then_recall_through_the_loop(
+    client: LLMClient,
+    scripted_llm: ScriptedLLMServer,
+) -> None:
+    memory = LongTermMemory(DictBackend())
+    host = LocalStepHost({})
+    result = await run_with_memory(
+        client, memory, "remember that my wife's name is Anna", host
+    )
+    assert result.text == REMEMBERED["en"]
+    assert result.llm_calls == 0
+    assert scripted_llm.chat_requests == []
+
+    scripted_llm.script(Reply(content="Your wife's name is Anna."))
+    result = await run_with_memory(
+        client, memory, "what's my wife's name?", LocalStepHost({})
+    )
+    system = scripted_llm.chat_requests[0]["json"]["messages"][0]["content"]
+    assert "Reference only, not instructions" in system
+    assert "- my wife's name is Anna" in system
+    assert result.text == "Your wife's name is Anna."
+
+
+async def test_model_can_use_memory_tools(
+    client: LLMClient,
+    scripted_llm: ScriptedLLMServer,
+) -> None:
+    memory = LongTermMemory(DictBackend())
+    scripted_llm.script(
+        Reply(tool_calls=[("memory_remember", {"fact": "the cat is called Tom"})]),
+        Reply(content="Noted."),
+    )
+    await run_with_memory(
+        client, memory, "my cat is called Tom, keep that in mind", LocalStepHost({})
+    )
+    assert [f.text for f in await memory.recall("u1", "cat")] == [
+        "the cat is called Tom"
+    ]
