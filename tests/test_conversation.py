@@ -10,7 +10,6 @@ from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import chat_session, llm
-from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
@@ -26,6 +25,7 @@ from custom_components.jarvis.const import (
 from custom_components.jarvis.diagnostics import async_get_config_entry_diagnostics
 from custom_components.jarvis.engine.phrases import LLM_UNAVAILABLE
 from custom_components.jarvis.entity import history_from_chat_log
+from tests.common import async_setup_demo_lights
 from tests.scripted_llm import Reply, ScriptedLLMServer
 
 pytestmark = pytest.mark.usefixtures("ha_core")
@@ -44,8 +44,7 @@ async def setup_jarvis(
 
     The fast path is off unless asked for, so the LLM loop is what's tested.
     """
-    assert await async_setup_component(hass, "demo", {"demo": {}})
-    await hass.async_block_till_done()
+    await async_setup_demo_lights(hass)
     await hass.services.async_call(
         "light", "turn_off", {"entity_id": KITCHEN}, blocking=True
     )

@@ -6,7 +6,6 @@ import time
 
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import HomeAssistant
-from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
@@ -14,11 +13,13 @@ from custom_components.jarvis.config_flow import default_agent_data
 from custom_components.jarvis.const import (
     CONF_API_KEY,
     CONF_BACKEND,
+    CONF_PREFER_LOCAL,
     CONF_URL,
     DOMAIN,
     SUBENTRY_CONVERSATION,
 )
 from scripts.llm_server import LlamaServer
+from tests.common import async_setup_demo_lights
 
 pytestmark = [
     pytest.mark.real_model,
@@ -31,8 +32,7 @@ KITCHEN = "light.kitchen_lights"
 async def test_turn_on_kitchen_lights_with_real_model(
     hass: HomeAssistant, llama_server: LlamaServer
 ) -> None:
-    assert await async_setup_component(hass, "demo", {"demo": {}})
-    await hass.async_block_till_done()
+    await async_setup_demo_lights(hass)
     await hass.services.async_call(
         "light", "turn_off", {"entity_id": KITCHEN}, blocking=True
     )
@@ -41,7 +41,11 @@ async def test_turn_on_kitchen_lights_with_real_model(
         data={CONF_BACKEND: "openai", CONF_URL: llama_server.url, CONF_API_KEY: ""},
         subentries_data=[
             ConfigSubentryData(
-                data=default_agent_data(llama_server.alias),
+                # Fast path off: the model itself must do the work here.
+                data={
+                    **default_agent_data(llama_server.alias),
+                    CONF_PREFER_LOCAL: False,
+                },
                 subentry_type=SUBENTRY_CONVERSATION,
                 title="Jarvis",
                 unique_id=None,
