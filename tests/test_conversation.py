@@ -24,7 +24,7 @@ from custom_components.jarvis.const import (
 )
 from custom_components.jarvis.diagnostics import async_get_config_entry_diagnostics
 from custom_components.jarvis.engine.phrases import LLM_UNAVAILABLE
-from custom_components.jarvis.entity import history_from_chat_log
+from custom_components.jarvis.entity import ToolNames, history_from_chat_log
 from tests.common import async_setup_demo_lights
 from tests.scripted_llm import Reply, ScriptedLLMServer
 
@@ -300,8 +300,41 @@ async def test_history_leaves_out_calls_that_never_got_a_result(
             ),
         ]
     )
-    _, history = history_from_chat_log(chat_log)
+    _, history = history_from_chat_log(chat_log, ToolNames(None))
     assert [(m.role, m.content, m.tool_calls) for m in history] == [
         ("user", "lights on", []),
         ("assistant", "On.", []),
     ]
+
+
+class EchoAPI(llm.API):
+    """A second LLM API, so HA merges and namespaces the agent's tools."""
+
+    async def async_get_api_instance(
+        self, llm_context: llm.LLMContext
+    ) -> llm.APIInstance:
+        return llm.APIInstance(self, "", llm_context, tools=[])
+
+
+async def test_merged_apis_show_short_tool_names(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    llm.async_register_api(hass, EchoAPI(hass=hass, id="echo", name="Echo"))
+    entry, agent = await setup_jarvis(hass, scripted_llm)
+    subentry = next(iter(entry.subentries.values()))
+    hass.config_entries.async_update_subentry(
+        entry, subentry, data={**subentry.data, CONF_LLM_HASS_API: ["assist", "echo"]}
+    )
+    await hass.async_block_till_done()
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOn", {"name": "Kitchen Lights"})]),
+        Reply(content="On."),
+    )
+    await process(hass, agent, "kitchen lights on")
+
+    assert hass.states.get(KITCHEN).state == "on"
+    names = [
+        t["function"]["name"] for t in scripted_llm.chat_requests[0]["json"]["tools"]
+    ]
+    assert "HassTurnOn" in names
+    assert not [name for name in names if "__" in name]

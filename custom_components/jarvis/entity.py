@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import AsyncIterator, Mapping
 import json
 from typing import Any
@@ -43,13 +44,39 @@ from .memory import HOUSEHOLD, async_get_memory
 MAX_HISTORY_MESSAGES = 24
 
 
-def tool_specs(api: llm.APIInstance | None) -> list[ToolSpec]:
+class ToolNames:
+    """Short names for the tools of merged APIs, which HA names `<api>__<tool>`.
+
+    Small models copy a short name far more reliably; where two APIs offer the
+    same short name, the full one is kept.
+    """
+
+    def __init__(self, api: llm.APIInstance | None) -> None:
+        full_names = [tool.name for tool in api.tools] if api else []
+        shorts = [name.rsplit("__", 1)[-1] for name in full_names]
+        counts = Counter(shorts)
+        self._to_full = {
+            short if counts[short] == 1 else full: full
+            for short, full in zip(shorts, full_names, strict=True)
+        }
+        self._to_short = {full: short for short, full in self._to_full.items()}
+
+    def short(self, name: str) -> str:
+        """The name the model sees."""
+        return self._to_short.get(name, name)
+
+    def full(self, name: str) -> str:
+        """The name Home Assistant knows."""
+        return self._to_full.get(name, name)
+
+
+def tool_specs(api: llm.APIInstance | None, names: ToolNames) -> list[ToolSpec]:
     """Home Assistant's LLM tools as engine tool specs."""
     if api is None:
         return []
     return [
         ToolSpec(
-            name=tool.name,
+            name=names.short(tool.name),
             description=tool.description or "",
             parameters=convert(
                 tool.parameters, custom_serializer=api.custom_serializer
@@ -59,7 +86,9 @@ def tool_specs(api: llm.APIInstance | None) -> list[ToolSpec]:
     ]
 
 
-def history_from_chat_log(chat_log: conversation.ChatLog) -> tuple[str, list[Message]]:
+def history_from_chat_log(
+    chat_log: conversation.ChatLog, names: ToolNames
+) -> tuple[str, list[Message]]:
     """The system prompt and the recent turns of a chat log, as engine messages."""
     system_prompt = ""
     messages: list[Message] = []
@@ -77,7 +106,7 @@ def history_from_chat_log(chat_log: conversation.ChatLog) -> tuple[str, list[Mes
             # HA's own intent handling logs calls without results: leave those
             # out, a server would reject a call with no answer.
             calls = [
-                ToolCall(call.id, call.tool_name, call.tool_args)
+                ToolCall(call.id, names.short(call.tool_name), call.tool_args)
                 for call in content.tool_calls or ()
                 if call.id in answered
             ]
@@ -89,7 +118,7 @@ def history_from_chat_log(chat_log: conversation.ChatLog) -> tuple[str, list[Mes
                     "tool",
                     json.dumps(content.tool_result, ensure_ascii=False, default=str),
                     tool_call_id=content.tool_call_id,
-                    name=content.tool_name,
+                    name=names.short(content.tool_name),
                 )
             )
     return system_prompt, _recent(messages)
@@ -112,9 +141,12 @@ class ChatLogHost:
     with their results, so the chat log and trace stay complete and consistent.
     """
 
-    def __init__(self, chat_log: conversation.ChatLog, agent_id: str) -> None:
+    def __init__(
+        self, chat_log: conversation.ChatLog, agent_id: str, names: ToolNames
+    ) -> None:
         self._chat_log = chat_log
         self._agent_id = agent_id
+        self._names = names
 
     async def run_step(self, deltas: AsyncIterator[Delta]) -> Mapping[str, JsonObject]:
         """Stream one step; return results of the calls Home Assistant ran."""
@@ -130,9 +162,8 @@ class ChatLogHost:
                 results[content.tool_call_id] = dict(content.tool_result)
         return results
 
-    @staticmethod
     async def _ha_deltas(
-        deltas: AsyncIterator[Delta], answered: dict[str, ToolCallDelta]
+        self, deltas: AsyncIterator[Delta], answered: dict[str, ToolCallDelta]
     ) -> AsyncIterator[
         conversation.AssistantContentDeltaDict | conversation.ToolResultContentDeltaDict
     ]:
@@ -147,7 +178,7 @@ class ChatLogHost:
                 yield {
                     "tool_calls": [
                         llm.ToolInput(
-                            tool_name=delta.call.name,
+                            tool_name=self._names.full(delta.call.name),
                             tool_args=delta.call.arguments,
                             id=delta.call.id,
                             external=delta.answer is not None,
@@ -218,7 +249,8 @@ class JarvisLLMEntity(Entity):
     ) -> TurnResult:
         """Answer the chat log's last user message through the reply loop."""
         runtime = self.entry.runtime_data
-        system_prompt, history = history_from_chat_log(chat_log)
+        names = ToolNames(chat_log.llm_api)
+        system_prompt, history = history_from_chat_log(chat_log, names)
         memory = (
             async_get_memory(self.hass)
             if self.subentry.data.get(CONF_MEMORY, True)
@@ -230,8 +262,8 @@ class JarvisLLMEntity(Entity):
         return await loop.run(
             system_prompt=system_prompt,
             history=history,
-            tools=tool_specs(chat_log.llm_api),
-            host=ChatLogHost(chat_log, self.entity_id),
+            tools=tool_specs(chat_log.llm_api, names),
+            host=ChatLogHost(chat_log, self.entity_id, names),
             language=language,
             user=user or HOUSEHOLD,
         )

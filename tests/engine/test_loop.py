@@ -462,3 +462,15 @@ async def test_router_narrows_tools_and_tool_search_widens_them(
     assert ran == ["vacuum"]
     assert result.tool_reasons["HassVacuumStart"] == "tool search"
     assert result.text == "The vacuum is running."
+
+
+async def test_loosely_namespaced_tool_names_resolve(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(
+        Reply(tool_calls=[("assistant__HassTurnOn", {"name": "kitchen light"})]),
+        Reply(content="On."),
+    )
+    host, calls = make_host()
+    await run_loop(client, host)
+    assert calls == [{"name": "kitchen light"}]

@@ -436,8 +436,16 @@ class _Turn:
     async def guard(self, call: ToolCall) -> ToolCallDelta:
         """Answer unknown tools, invalid arguments and repeats with a tool error."""
         name = normalize_tool_name(call.name)
+        # Models copy namespaces loosely ("assistant__HassTurnOn").
+        bare = name.rsplit("__", 1)[-1].lower()
         tool = self.tools.get(name) or next(
-            (t for t in self.tools.values() if t.name.lower() == name.lower()), None
+            (
+                t
+                for t in self.tools.values()
+                if t.name.lower() in (name.lower(), bare)
+                or t.name.lower().endswith(f"__{bare}")
+            ),
+            None,
         )
         if tool is None:
             valid = ", ".join(self.tools) or "none"
