@@ -93,7 +93,7 @@ async def test_user_flow_creates_server_with_first_agent(
     assert agent.subentry_type == SUBENTRY_CONVERSATION
     assert agent.title == "Jarvis"
     assert agent.data[CONF_MODEL] == "test-model"
-    assert agent.data[CONF_LLM_HASS_API] == ["assist"]
+    assert agent.data[CONF_LLM_HASS_API] == ["assist", "jarvis"]
     assert agent.data[CONF_MAX_TURNS] == 8
     assert "Jarvis" in agent.data[CONF_PROMPT]
     entity_id = er.async_get(hass).async_get_entity_id(

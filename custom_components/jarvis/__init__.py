@@ -14,10 +14,20 @@ from homeassistant.helpers.aiohttp_client import async_get_clientsession
 from homeassistant.helpers.typing import ConfigType
 from homeassistant.util.ssl import get_default_context
 
-from .const import CONF_API_KEY, CONF_BACKEND, CONF_URL, CONNECT_TIMEOUT, DOMAIN
+from .const import (
+    CONF_API_KEY,
+    CONF_BACKEND,
+    CONF_URL,
+    CONNECT_TIMEOUT,
+    DOMAIN,
+    SUBENTRY_MCP_SERVER,
+)
 from .engine.llm import create_client
 from .engine.llm.base import LLMAuthError, LLMClient, LLMError
 from .engine.loop import ProtocolMemory
+from .memory import async_setup_services as async_setup_memory_services
+from .tools import async_setup_tools
+from .tools.mcp import McpServer
 
 PLATFORMS = (Platform.CONVERSATION,)
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
@@ -30,13 +40,17 @@ class JarvisData:
     client: LLMClient
     # Models of this server that fell back to the text tool protocol.
     protocols: ProtocolMemory = field(default_factory=ProtocolMemory)
+    # MCP servers of this entry, by subentry id; their tools join the `jarvis` API.
+    mcp: dict[str, McpServer] = field(default_factory=dict)
 
 
 type JarvisConfigEntry = ConfigEntry[JarvisData]
 
 
 async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
-    """Set up the Jarvis domain."""
+    """Set up the Jarvis domain: the `jarvis` LLM API and its shared state."""
+    await async_setup_tools(hass)
+    async_setup_memory_services(hass)
     return True
 
 
@@ -72,6 +86,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: JarvisConfigEntry) -> bo
         ) from err
 
     entry.runtime_data = JarvisData(client)
+    await _async_start_mcp_servers(hass, entry)
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry.async_on_unload(entry.add_update_listener(_async_reload_on_update))
     return True
@@ -81,8 +96,23 @@ async def async_unload_entry(hass: HomeAssistant, entry: JarvisConfigEntry) -> b
     """Unload the agents and release the client."""
     if not await hass.config_entries.async_unload_platforms(entry, PLATFORMS):
         return False
+    for server in entry.runtime_data.mcp.values():
+        server.async_stop()
     await entry.runtime_data.client.close()
     return True
+
+
+async def _async_start_mcp_servers(
+    hass: HomeAssistant, entry: JarvisConfigEntry
+) -> None:
+    """List each MCP server's tools; servers that are down retry in the background."""
+    servers = {
+        subentry_id: McpServer(hass, entry, subentry)
+        for subentry_id, subentry in entry.subentries.items()
+        if subentry.subentry_type == SUBENTRY_MCP_SERVER
+    }
+    entry.runtime_data.mcp = servers
+    await asyncio.gather(*(server.async_start() for server in servers.values()))
 
 
 async def _async_reload_on_update(

@@ -13,6 +13,7 @@ from homeassistant.config_entries import (
     ConfigFlow,
     ConfigFlowResult,
     ConfigSubentryFlow,
+    OptionsFlow,
     SubentryFlowResult,
 )
 from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME
@@ -40,13 +41,19 @@ from .const import (
     BACKENDS,
     CONF_API_KEY,
     CONF_BACKEND,
+    CONF_HEADERS,
     CONF_KEEP_ALIVE,
     CONF_MAX_TURNS,
     CONF_MODEL,
     CONF_NUM_CTX,
     CONF_PROMPT,
+    CONF_SEARCH_URL,
+    CONF_SENSITIVE,
     CONF_THINK,
+    CONF_TOKEN,
+    CONF_TRANSPORT,
     CONF_URL,
+    CONF_WEB_SEARCH,
     CONNECT_TIMEOUT,
     DEFAULT_AGENT_NAME,
     DEFAULT_KEEP_ALIVE,
@@ -54,12 +61,17 @@ from .const import (
     DEFAULT_NUM_CTX,
     DEFAULT_THINK,
     DOMAIN,
+    LLM_API_JARVIS,
     MAX_NUM_CTX,
     MIN_NUM_CTX,
+    SENSITIVE_KINDS,
     SUBENTRY_CONVERSATION,
+    SUBENTRY_MCP_SERVER,
 )
 from .engine.llm.base import LLMAuthError, LLMError
+from .engine.mcp_client import TRANSPORTS, McpAuthError, McpError
 from .prompts import DEFAULT_PROMPT
+from .tools.mcp import new_client, parse_headers
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -113,7 +125,7 @@ def default_agent_data(model: str) -> dict[str, Any]:
     return {
         CONF_MODEL: model,
         CONF_PROMPT: DEFAULT_PROMPT,
-        CONF_LLM_HASS_API: [llm.LLM_API_ASSIST],
+        CONF_LLM_HASS_API: [llm.LLM_API_ASSIST, LLM_API_JARVIS],
         CONF_MAX_TURNS: DEFAULT_MAX_TURNS,
         CONF_NUM_CTX: DEFAULT_NUM_CTX,
         CONF_KEEP_ALIVE: DEFAULT_KEEP_ALIVE,
@@ -227,8 +239,17 @@ class JarvisConfigFlow(ConfigFlow, domain=DOMAIN):
     def async_get_supported_subentry_types(
         cls, config_entry: ConfigEntry
     ) -> dict[str, type[ConfigSubentryFlow]]:
-        """Agents are subentries."""
-        return {SUBENTRY_CONVERSATION: AgentSubentryFlow}
+        """Agents and MCP servers are subentries."""
+        return {
+            SUBENTRY_CONVERSATION: AgentSubentryFlow,
+            SUBENTRY_MCP_SERVER: McpServerSubentryFlow,
+        }
+
+    @staticmethod
+    @callback
+    def async_get_options_flow(config_entry: ConfigEntry) -> OptionsFlow:
+        """Tool options: web search and which actions need a confirmation."""
+        return ToolOptionsFlow()
 
 
 class AgentSubentryFlow(ConfigSubentryFlow):
@@ -325,3 +346,144 @@ def agent_schema(hass: HomeAssistant, models: list[str], *, is_new: bool) -> vol
         }
     )
     return vol.Schema(schema)
+
+
+MCP_SCHEMA = vol.Schema(
+    {
+        vol.Required(CONF_URL): TextSelector(
+            TextSelectorConfig(type=TextSelectorType.URL)
+        ),
+        vol.Required(CONF_TRANSPORT, default="auto"): SelectSelector(
+            SelectSelectorConfig(
+                options=list(TRANSPORTS),
+                translation_key=CONF_TRANSPORT,
+                mode=SelectSelectorMode.DROPDOWN,
+            )
+        ),
+        vol.Optional(CONF_TOKEN): TextSelector(
+            TextSelectorConfig(type=TextSelectorType.PASSWORD)
+        ),
+        vol.Optional(CONF_HEADERS): TextSelector(TextSelectorConfig(multiline=True)),
+    }
+)
+
+
+async def async_check_mcp_server(
+    hass: HomeAssistant, data: dict[str, Any]
+) -> tuple[str | None, str | None, str]:
+    """List a server's tools: (error key, server name, detail for the error)."""
+    try:
+        cv.url(data[CONF_URL])
+    except vol.Invalid:
+        return "invalid_url", None, ""
+    try:
+        parse_headers(data.get(CONF_HEADERS) or "")
+    except ValueError as err:
+        return "invalid_headers", None, str(err)
+    client = new_client(data)
+    try:
+        await client.list_tools()
+    except McpAuthError:
+        return "invalid_auth", None, ""
+    except McpError as err:
+        return "cannot_connect_mcp", None, str(err)
+    except Exception:
+        _LOGGER.exception("Unexpected error checking the MCP server")
+        return "unknown", None, ""
+    # Later sessions skip the fallback once the transport is known.
+    data[CONF_TRANSPORT] = client.transport
+    return None, client.server_name, ""
+
+
+class McpServerSubentryFlow(ConfigSubentryFlow):
+    """Add or change an MCP server; it must list its tools before it is saved."""
+
+    async def async_step_user(
+        self, user_input: dict[str, Any] | None = None
+    ) -> SubentryFlowResult:
+        """A new server, named by the user or by the server itself."""
+        return await self._async_form("user", user_input)
+
+    async def async_step_reconfigure(
+        self, user_input: dict[str, Any] | None = None
+    ) -> SubentryFlowResult:
+        """Change the server's address or credentials."""
+        return await self._async_form("reconfigure", user_input)
+
+    async def _async_form(
+        self, step_id: str, user_input: dict[str, Any] | None
+    ) -> SubentryFlowResult:
+        is_new = step_id == "user"
+        errors: dict[str, str] = {}
+        detail = ""
+        if user_input is not None:
+            data = {
+                CONF_URL: str(user_input[CONF_URL]).strip(),
+                CONF_TRANSPORT: user_input.get(CONF_TRANSPORT, "auto"),
+                CONF_TOKEN: (user_input.get(CONF_TOKEN) or "").strip(),
+                CONF_HEADERS: user_input.get(CONF_HEADERS) or "",
+            }
+            error, server_name, detail = await async_check_mcp_server(self.hass, data)
+            if error:
+                errors["base"] = error
+            elif is_new:
+                title = (user_input.get(CONF_NAME) or "").strip()
+                return self.async_create_entry(
+                    title=title or server_name or data[CONF_URL], data=data
+                )
+            else:
+                return self.async_update_and_abort(
+                    self._get_entry(), self._get_reconfigure_subentry(), data=data
+                )
+        schema = MCP_SCHEMA
+        if is_new:
+            schema = schema.extend({vol.Optional(CONF_NAME): str})
+        suggested = user_input or (
+            {} if is_new else dict(self._get_reconfigure_subentry().data)
+        )
+        return self.async_show_form(
+            step_id=step_id,
+            data_schema=self.add_suggested_values_to_schema(schema, suggested),
+            errors=errors,
+            description_placeholders={"error": detail},
+        )
+
+
+class ToolOptionsFlow(OptionsFlow):
+    """Options of Jarvis's tools."""
+
+    async def async_step_init(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Web search (off by default) and the actions that need a yes."""
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            if user_input.get(CONF_WEB_SEARCH) and not user_input.get(CONF_SEARCH_URL):
+                errors[CONF_SEARCH_URL] = "search_url_required"
+            else:
+                return self.async_create_entry(data=user_input)
+        schema = vol.Schema(
+            {
+                vol.Optional(CONF_WEB_SEARCH, default=False): BooleanSelector(),
+                vol.Optional(CONF_SEARCH_URL): TextSelector(
+                    TextSelectorConfig(type=TextSelectorType.URL)
+                ),
+                vol.Optional(
+                    CONF_SENSITIVE, default=list(SENSITIVE_KINDS)
+                ): SelectSelector(
+                    SelectSelectorConfig(
+                        options=list(SENSITIVE_KINDS),
+                        translation_key=CONF_SENSITIVE,
+                        multiple=True,
+                        mode=SelectSelectorMode.LIST,
+                    )
+                ),
+            }
+        )
+        return self.async_show_form(
+            step_id="init",
+            data_schema=self.add_suggested_values_to_schema(
+                schema, user_input or dict(self.config_entry.options)
+            ),
+            errors=errors,
+        )

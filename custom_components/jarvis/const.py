@@ -37,8 +37,48 @@ CONNECT_TIMEOUT: Final = 10.0  # seconds, for config-flow and setup checks
 
 # Reply-engine features, each switchable per agent (the scenario benchmark's
 # "plain" configuration turns them all off).
-CONF_PREFER_LOCAL: Final = "prefer_local_intents"  # fast path: HA's intent matcher first
+CONF_PREFER_LOCAL: Final = (
+    "prefer_local_intents"  # fast path: HA's intent matcher first
+)
 CONF_TOOL_ROUTER: Final = "tool_router"
 CONF_PLANNER: Final = "planner"
 CONF_MEMORY: Final = "memory"
-ENGINE_FEATURES: Final = (CONF_PREFER_LOCAL, CONF_TOOL_ROUTER, CONF_PLANNER, CONF_MEMORY)
+ENGINE_FEATURES: Final = (
+    CONF_PREFER_LOCAL,
+    CONF_TOOL_ROUTER,
+    CONF_PLANNER,
+    CONF_MEMORY,
+)
+
+# The Jarvis LLM API (built-in tools plus the tools of every MCP server).
+LLM_API_JARVIS: Final = "jarvis"
+LLM_API_JARVIS_NAME: Final = "Jarvis tools"
+# MergedAPI prefixes each tool with the API's slug and "__"; names stay within 64.
+MAX_TOOL_NAME: Final = 64 - len("jarvis-tools__")
+
+# MCP server subentries.
+SUBENTRY_MCP_SERVER: Final = "mcp_server"
+CONF_TRANSPORT: Final = "transport"
+CONF_TOKEN: Final = "token"
+CONF_HEADERS: Final = "headers"
+MCP_REFRESH_INTERVAL: Final = 600.0  # seconds between tool-list refreshes
+MCP_RETRY_MIN: Final = 5.0  # seconds; backoff while a server is down doubles up to
+MCP_RETRY_MAX: Final = 300.0
+MCP_CALL_TIMEOUT: Final = 30.0
+MCP_PROBE_INTERVAL: Final = 3.0  # seconds between liveness checks during a call
+SERVICE_REFRESH_MCP: Final = "refresh_mcp"
+
+# Tool options of a server entry.
+CONF_WEB_SEARCH: Final = "web_search"
+CONF_SEARCH_URL: Final = "search_url"
+CONF_SENSITIVE: Final = "sensitive"
+SENSITIVE_LOCKS: Final = "locks"
+SENSITIVE_ALARMS: Final = "alarms"
+SENSITIVE_GARAGE_DOORS: Final = "garage_doors"
+SENSITIVE_GATES: Final = "gates"
+SENSITIVE_KINDS: Final = (
+    SENSITIVE_LOCKS,
+    SENSITIVE_ALARMS,
+    SENSITIVE_GARAGE_DOORS,
+    SENSITIVE_GATES,
+)

@@ -8,16 +8,25 @@ from homeassistant.components.diagnostics import async_redact_data
 from homeassistant.core import HomeAssistant
 
 from . import JarvisConfigEntry
-from .const import CONF_API_KEY
+from .const import CONF_API_KEY, CONF_HEADERS, CONF_TOKEN
 
-TO_REDACT = {CONF_API_KEY}
+TO_REDACT = {CONF_API_KEY, CONF_TOKEN, CONF_HEADERS}
 
 
 async def async_get_config_entry_diagnostics(
     hass: HomeAssistant, entry: JarvisConfigEntry
 ) -> dict[str, Any]:
-    """The server entry and its agents, without the API key."""
+    """The server entry, its agents and MCP servers, without keys or tokens."""
     return {
         "entry": async_redact_data(entry.as_dict(), TO_REDACT),
         "backend": entry.runtime_data.client.backend,
+        "mcp_servers": {
+            subentry_id: {
+                "available": server.available,
+                "transport": server.client.transport,
+                "tools": [tool.tool.name for tool in server.tools],
+                "last_error": server.last_error,
+            }
+            for subentry_id, server in entry.runtime_data.mcp.items()
+        },
     }

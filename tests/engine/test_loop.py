@@ -474,3 +474,19 @@ async def test_loosely_namespaced_tool_names_resolve(
     host, calls = make_host()
     await run_loop(client, host)
     assert calls == [{"name": "kitchen light"}]
+
+
+async def test_same_call_written_twice_runs_once_and_echoed_instruction_is_junk(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    call = '{"name": "HassTurnOn", "arguments": {"name": "kitchen light"}}'
+    scripted_llm.script(
+        Reply(content=f"{call}\n{call}\n{call}"),
+        Reply(content="Now write your reply to the user: the light is on."),
+        Reply(content="The kitchen light is on."),
+    )
+    host, calls = make_host()
+    result = await run_loop(client, host)
+
+    assert calls == [{"name": "kitchen light"}]
+    assert result.text == "The kitchen light is on."

@@ -14,6 +14,7 @@ from contextlib import aclosing
 from dataclasses import dataclass, field
 import json
 import logging
+import re
 import time
 from typing import Literal, Protocol
 
@@ -63,8 +64,8 @@ SUMMARY_INSTRUCTION = (
     "the user truthfully what was done and what could not be done."
 )
 ANSWER_INSTRUCTION = (
-    "The tool results above answer the request. Reply to the user now in one "
-    "short plain sentence, in the user's language."
+    "Now write your reply to the user: one short plain sentence, in the user's "
+    "language, saying what happened or what you found."
 )
 MAX_TOOL_SEARCHES = 2  # per reply
 # Steps in a row whose every call failed before the loop stops retrying.
@@ -563,7 +564,9 @@ class _Step:
     async def _stream(self) -> AsyncIterator[Delta]:
         turn = self._turn
         text_mode = turn.text_mode and self._tools_offered
-        gate = ReleaseGate(hold_all=text_mode)
+        gate = ReleaseGate(
+            hold_all=text_mode, veto=lambda text: _echoes(text, self._instruction)
+        )
         try:
             async for text in self._consume(self._request(text_mode=text_mode), gate):
                 yield TextDelta(text)
@@ -594,9 +597,10 @@ class _Step:
                 turn.loop._protocols.use_text(turn.loop._settings.model)
                 turn.result.protocol = "text"
             self.calls = [
-                await turn.check_call(name, args) for name, args in parsed.calls
+                await turn.check_call(name, args)
+                for name, args in _distinct(parsed.calls)
             ]
-        elif parsed.prose:
+        elif parsed.prose and not _echoes(parsed.prose, self._instruction):
             yield TextDelta(_joined(gate.released, parsed.prose))
         elif not gate.released:
             self.outcome = "junk"
@@ -665,6 +669,29 @@ class _Step:
                     yield released
         if released := gate.feed(think.flush()):
             yield released
+
+
+def _distinct(calls: Sequence[tuple[str, JsonObject]]) -> list[tuple[str, JsonObject]]:
+    """One of each call: small models sometimes write the same call several times."""
+    seen: set[str] = set()
+    distinct = []
+    for name, args in calls:
+        key = name + json.dumps(args, sort_keys=True, default=str)
+        if key not in seen:
+            seen.add(key)
+            distinct.append((name, args))
+    return distinct
+
+
+def _echoes(reply: str, instruction: str | None) -> bool:
+    """Whether a reply parrots the engine's own instruction (small models do)."""
+    if not instruction:
+        return False
+    words = re.findall(r"\w+", instruction.lower())
+    said = " ".join(re.findall(r"\w+", reply.lower()))
+    return any(
+        " ".join(words[i : i + 4]) in said for i in range(max(0, len(words) - 3))
+    )
 
 
 def _joined(released: str, more: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 import re
 
 from .textproto import looks_like_call_syntax
@@ -73,8 +74,12 @@ class ReleaseGate:
     a tool call written as text; with `hold_all` nothing is released early.
     """
 
-    def __init__(self, *, hold_all: bool) -> None:
+    def __init__(
+        self, *, hold_all: bool, veto: Callable[[str], bool] | None = None
+    ) -> None:
         self._blocked = hold_all
+        # A sentence the veto rejects is held, and so is all that follows.
+        self._veto = veto
         self._pending = ""
         self.released = ""
 
@@ -94,7 +99,11 @@ class ReleaseGate:
             boundary = match.end()
         if not boundary:
             return ""
-        ready, self._pending = self._pending[:boundary], self._pending[boundary:]
+        ready = self._pending[:boundary]
+        if self._veto is not None and self._veto(ready):
+            self._blocked = True
+            return ""
+        self._pending = self._pending[boundary:]
         self.released += ready
         return ready
 
