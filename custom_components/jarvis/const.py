@@ -82,3 +82,6 @@ SENSITIVE_KINDS: Final = (
     SENSITIVE_GARAGE_DOORS,
     SENSITIVE_GATES,
 )
+
+# The built-in tool that runs an action the user confirmed.
+TOOL_CONFIRM_ACTION: Final = "confirm_action"

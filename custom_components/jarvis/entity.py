@@ -27,6 +27,7 @@ from .const import (
     CONF_TOOL_ROUTER,
     DEFAULT_MAX_TURNS,
     DOMAIN,
+    TOOL_CONFIRM_ACTION,
 )
 from .engine.loop import (
     Delta,
@@ -52,8 +53,13 @@ class ToolNames:
     """
 
     def __init__(self, api: llm.APIInstance | None) -> None:
-        full_names = [tool.name for tool in api.tools] if api else []
-        shorts = [name.rsplit("__", 1)[-1] for name in full_names]
+        tools = api.tools if api else []
+        full_names = [tool.name for tool in tools]
+        # Only the merge's namespace goes: MCP tools keep their server prefix.
+        shorts = [
+            tool.tool.name if isinstance(tool, llm.NamespacedTool) else tool.name
+            for tool in tools
+        ]
         counts = Counter(shorts)
         self._to_full = {
             short if counts[short] == 1 else full: full
@@ -242,6 +248,8 @@ class JarvisLLMEntity(Entity):
             else None,
             think=bool(data.get(CONF_THINK)) if is_ollama else None,
             tool_router=bool(data.get(CONF_TOOL_ROUTER, True)),
+            # A "yes" names no tool, yet must reach the pending action.
+            always_offer=(TOOL_CONFIRM_ACTION,),
         )
 
     async def _async_handle_chat_log(

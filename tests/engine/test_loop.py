@@ -490,3 +490,31 @@ async def test_same_call_written_twice_runs_once_and_echoed_instruction_is_junk(
 
     assert calls == [{"name": "kitchen light"}]
     assert result.text == "The kitchen light is on."
+
+
+async def test_router_always_offers_the_tools_it_is_told_to(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    confirm = ToolSpec(
+        "confirm_action", "Runs the action the user confirmed.", {"type": "object"}
+    )
+    scripted_llm.script(
+        Reply(tool_calls=[("confirm_action", {})]), Reply(content="Done.")
+    )
+    host, _ = make_host()
+    ran: list[str] = []
+
+    async def confirmed(args: JsonObject) -> JsonObject:
+        ran.append("confirmed")
+        return {"success": True}
+
+    host._handlers = {**host._handlers, "confirm_action": confirmed}
+    await run_loop(
+        client,
+        host,
+        tools=[*TOOLS, confirm],
+        tool_router=True,
+        always_offer=("confirm_action",),
+        history=[Message("user", "turn on the kitchen light"), Message("user", "yes")],
+    )
+    assert ran == ["confirmed"]

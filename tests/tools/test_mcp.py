@@ -208,9 +208,9 @@ async def test_agent_calls_an_mcp_tool_through_the_chat_log(
     agent = next(
         e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
     )
-    # The agent shows merged tools to the model by their short names.
+    # Without the merge's namespace, but with the MCP server's.
     scripted_llm.script(
-        Reply(tool_calls=[("add", {"a": 20, "b": 22})]),
+        Reply(tool_calls=[("test_tools__add", {"a": 20, "b": 22})]),
         Reply(content="It is 42."),
     )
     trace.async_clear_traces()
@@ -224,7 +224,7 @@ async def test_agent_calls_an_mcp_tool_through_the_chat_log(
     assert response is not None
     assert response["response"]["speech"]["plain"]["speech"] == "It is 42."
     tools_sent = scripted_llm.chat_requests[0]["json"]["tools"]
-    assert "add" in [t["function"]["name"] for t in tools_sent]
+    assert "test_tools__add" in [t["function"]["name"] for t in tools_sent]
     tool_result = scripted_llm.chat_requests[1]["json"]["messages"][-1]
     assert "UNTRUSTED" in tool_result["content"]
     assert "42" in tool_result["content"]

@@ -153,6 +153,8 @@ class LoopSettings:
     redact_prompts: bool = False
     # Offer a per-turn allow-list of tools instead of the whole catalogue.
     tool_router: bool = False
+    # Tools the router always keeps.
+    always_offer: tuple[str, ...] = ()
 
 
 class ProtocolMemory:
@@ -249,7 +251,9 @@ class ReplyLoop:
         reasons = {tool.name: "catalogue" for tool in tools}
         if self._settings.tool_router and tools:
             route = ToolRouter().route(
-                _routing_text(history), tools, keep=_failed_last_turn(history)
+                _routing_text(history),
+                tools,
+                keep=[*_failed_last_turn(history), *self._settings.always_offer],
             )
             offered, reasons = route.tools, route.reasons
         turn = _Turn(

@@ -330,7 +330,7 @@ class ToolRouter:
         }
         for name in keep:
             if any(tool.name == name for tool in catalogue):
-                chosen.setdefault(name, "kept from the previous turn")
+                chosen.setdefault(name, "kept (failed last turn, or always offered)")
         if not chosen:
             return Route(list(catalogue), {"*": "no tool matched"}, fell_open=True)
         tools = [tool for tool in catalogue if tool.name in chosen]

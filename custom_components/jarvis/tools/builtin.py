@@ -12,6 +12,7 @@ from homeassistant.util.json import JsonObjectType
 import voluptuous as vol
 from yarl import URL
 
+from ..const import TOOL_CONFIRM_ACTION
 from .calc import CalcError, calculate
 from .mcp import McpServer, ServerTool
 from .safety import mentions, user_text
@@ -139,7 +140,7 @@ class CallServiceTool(JarvisTool):
 class ConfirmActionTool(JarvisTool):
     """Run the action held for the user's yes."""
 
-    name = "confirm_action"
+    name = TOOL_CONFIRM_ACTION
     description = (
         "Run the action that waits for confirmation, only after the user "
         "answered yes to your question in their latest message."
