@@ -61,6 +61,7 @@ from .const import (
     DEFAULT_NUM_CTX,
     DEFAULT_THINK,
     DOMAIN,
+    ENGINE_FEATURE_DEFAULTS,
     LLM_API_JARVIS,
     MAX_NUM_CTX,
     MIN_NUM_CTX,
@@ -130,6 +131,7 @@ def default_agent_data(model: str) -> dict[str, Any]:
         CONF_NUM_CTX: DEFAULT_NUM_CTX,
         CONF_KEEP_ALIVE: DEFAULT_KEEP_ALIVE,
         CONF_THINK: DEFAULT_THINK,
+        **ENGINE_FEATURE_DEFAULTS,
     }
 
 
@@ -345,6 +347,8 @@ def agent_schema(hass: HomeAssistant, models: list[str], *, is_new: bool) -> vol
             vol.Optional(CONF_THINK, default=DEFAULT_THINK): BooleanSelector(),
         }
     )
+    for feature, default in ENGINE_FEATURE_DEFAULTS.items():
+        schema[vol.Optional(feature, default=default)] = BooleanSelector()
     return vol.Schema(schema)
 
 

@@ -37,9 +37,8 @@ CONNECT_TIMEOUT: Final = 10.0  # seconds, for config-flow and setup checks
 
 # Reply-engine features, each switchable per agent (the scenario benchmark's
 # "plain" configuration turns them all off).
-CONF_PREFER_LOCAL: Final = (
-    "prefer_local_intents"  # fast path: HA's intent matcher first
-)
+# Fast path: HA's own intent matcher answers first.
+CONF_PREFER_LOCAL: Final = "prefer_local_intents"
 CONF_TOOL_ROUTER: Final = "tool_router"
 CONF_PLANNER: Final = "planner"
 CONF_MEMORY: Final = "memory"
@@ -49,6 +48,13 @@ ENGINE_FEATURES: Final = (
     CONF_PLANNER,
     CONF_MEMORY,
 )
+# The planner costs an LLM call per turn; off until the benchmark shows it pays.
+ENGINE_FEATURE_DEFAULTS: Final = {
+    CONF_PREFER_LOCAL: True,
+    CONF_TOOL_ROUTER: True,
+    CONF_PLANNER: False,
+    CONF_MEMORY: True,
+}
 
 # The Jarvis LLM API (built-in tools plus the tools of every MCP server).
 LLM_API_JARVIS: Final = "jarvis"

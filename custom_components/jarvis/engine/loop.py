@@ -36,6 +36,7 @@ from .phrases import (
     REMEMBERED,
     phrase,
 )
+from .planner import Plan, make_plan
 from .redact import redact
 from .router import TOOL_SEARCH, ToolRouter
 from .speech import clean_for_speech
@@ -155,6 +156,9 @@ class LoopSettings:
     tool_router: bool = False
     # Tools the router always keeps.
     always_offer: tuple[str, ...] = ()
+    # A short planning call before the loop (see planner.py).
+    planner: bool = False
+    planner_timeout: float = 30.0
 
 
 class ProtocolMemory:
@@ -201,8 +205,9 @@ class TurnResult:
     # done | memory | max_turns | tool_failures | llm_error | not_understood
     ended: str = "done"
     duration: float = 0.0
-    # Why each offered tool was offered (router, previous turn, tool search).
+    # Why each offered tool was offered (router, plan, previous turn, search).
     tool_reasons: dict[str, str] = field(default_factory=dict)
+    plan: list[str] = field(default_factory=list)
 
 
 # --- The loop -----------------------------------------------------------------
@@ -235,27 +240,43 @@ class ReplyLoop:
     ) -> TurnResult:
         """Answer the last user message in `history`."""
         started = time.monotonic()
-        if self._memory is not None:
-            request = next(
-                (m.content for m in reversed(history) if m.role == "user"), ""
+        request = next((m.content for m in reversed(history) if m.role == "user"), "")
+        if self._memory is not None and (command := memory_command(request)):
+            return await self._memory_command(command, user, host, language, started)
+        plan = Plan()
+        if self._settings.planner and tools:
+            plan = await make_plan(
+                self._client,
+                self._settings.model,
+                request,
+                history[:-1],
+                tools,
+                time_limit=self._settings.planner_timeout,
             )
-            if (command := memory_command(request)) is not None:
-                return await self._memory_command(
-                    command, user, host, language, started
-                )
+        if plan.reply_only:
+            tools = []
+        elif self._memory is not None and (plan.needs_memory or not plan.steps):
             if facts := await self._memory.recall(user, request):
                 # After the stable part, so the server's prompt cache still hits.
                 system_prompt = f"{system_prompt}\n\n{digest(facts)}"
             tools = [*tools, *MEMORY_TOOLS]
+        if len(plan.tools) > 1:
+            system_prompt = f"{system_prompt}\n\n{plan.describe()}"
         offered = list(tools)
         reasons = {tool.name: "catalogue" for tool in tools}
         if self._settings.tool_router and tools:
             route = ToolRouter().route(
                 _routing_text(history),
                 tools,
-                keep=[*_failed_last_turn(history), *self._settings.always_offer],
+                keep=[
+                    *plan.tools,
+                    *_failed_last_turn(history),
+                    *self._settings.always_offer,
+                ],
             )
             offered, reasons = route.tools, route.reasons
+            for name in plan.tools:
+                reasons[name] = "plan"
         turn = _Turn(
             loop=self,
             system_prompt=system_prompt,
@@ -265,6 +286,12 @@ class ReplyLoop:
             language=language,
         )
         turn.result.tool_reasons = reasons
+        turn.result.plan = [f"{step.action}: {step.detail}" for step in plan.steps]
+        if plan.steps:
+            turn.result.llm_calls += 1
+            turn.result.prompt_tokens += plan.prompt_tokens
+            turn.result.completion_tokens += plan.completion_tokens
+        turn.plan = plan
         turn.user = user
         await turn.run(host)
         turn.result.duration = time.monotonic() - started
@@ -304,6 +331,7 @@ class _Turn:
     result: TurnResult = field(default_factory=TurnResult)
     searches: int = 0
     user: str = "household"
+    plan: Plan = field(default_factory=Plan)
     seen_calls: dict[str, JsonObject] = field(default_factory=dict)
     call_count: int = 0
 
@@ -315,11 +343,12 @@ class _Turn:
         settings = self.loop._settings
         failed_steps = 0
         answer_next = False
+        nudge: str | None = None
         for _ in range(max(1, settings.max_turns)):
             step = _Step(
                 self,
                 tools_offered=bool(self.tools) and not answer_next,
-                instruction=ANSWER_INSTRUCTION if answer_next else None,
+                instruction=ANSWER_INSTRUCTION if answer_next else nudge,
             )
             results = await host.run_step(step.deltas())
             if step.outcome == "llm_error":
@@ -341,6 +370,14 @@ class _Turn:
             answer_next = self.text_mode and not any(
                 _failed(r) or r.name == TOOL_SEARCH for r in records
             )
+            done = [r.name for r in self.result.tool_calls if not _failed(r)]
+            nudge = None
+            if (planned := self.plan.next_after(done)) is not None:
+                # The plan goes on: name the next step rather than ask for the answer.
+                answer_next = False
+                nudge = f"Next step of the plan: {planned.action}" + (
+                    f" ({planned.detail})" if planned.detail else ""
+                )
         await self._final_reply(host, self._summary(), "max_turns")
 
     def _summary(self) -> str:
