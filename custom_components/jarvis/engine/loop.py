@@ -18,6 +18,7 @@ import re
 import time
 from typing import Literal, Protocol
 
+from .budget import TokenEstimator, fit, prompt_chars
 from .llm.base import (
     ChatRequest,
     LLMClient,
@@ -69,6 +70,8 @@ ANSWER_INSTRUCTION = (
     "language, saying what happened or what you found."
 )
 MAX_TOOL_SEARCHES = 2  # per reply
+# Room for what is added after fitting: protocol wrappers, an instruction.
+BUDGET_MARGIN_TOKENS = 192
 # Steps in a row whose every call failed before the loop stops retrying.
 MAX_FAILED_STEPS = 2
 
@@ -159,6 +162,8 @@ class LoopSettings:
     # A short planning call before the loop (see planner.py).
     planner: bool = False
     planner_timeout: float = 30.0
+    # The model's context window in tokens; prompts are kept within it.
+    context_size: int | None = None
 
 
 class ProtocolMemory:
@@ -208,6 +213,9 @@ class TurnResult:
     # Why each offered tool was offered (router, plan, previous turn, search).
     tool_reasons: dict[str, str] = field(default_factory=dict)
     plan: list[str] = field(default_factory=list)
+    # What the context budget had to do: tool results shortened, turns summarised.
+    shortened_results: int = 0
+    summarised_turns: int = 0
 
 
 # --- The loop -----------------------------------------------------------------
@@ -222,11 +230,13 @@ class ReplyLoop:
         settings: LoopSettings,
         protocols: ProtocolMemory | None = None,
         memory: LongTermMemory | None = None,
+        estimator: TokenEstimator | None = None,
     ) -> None:
         self._client = client
         self._settings = settings
         self._protocols = protocols or ProtocolMemory()
         self._memory = memory
+        self._estimator = estimator or TokenEstimator()
 
     async def run(
         self,
@@ -652,14 +662,14 @@ class _Step:
         turn = self._turn
         settings = turn.loop._settings
         system = turn.system_prompt
-        messages: Sequence[Message] = turn.messages
         tools: list[ToolSpec] | None = None
         if self._tools_offered and not text_mode:
             tools = list(turn.tools.values())
-        else:
-            if self._tools_offered:
-                catalogue = render_tool_section(list(turn.tools.values()))
-                system = f"{system}\n\n{catalogue}"
+        elif self._tools_offered:
+            catalogue = render_tool_section(list(turn.tools.values()))
+            system = f"{system}\n\n{catalogue}"
+        messages = self._fitted(system, tools)
+        if not tools:
             messages = render_messages_for_text_protocol(messages)
         if settings.redact_prompts:
             messages = [
@@ -680,6 +690,27 @@ class _Step:
             think=settings.think,
             temperature=settings.temperature,
         )
+
+    def _fitted(self, system: str, tools: list[ToolSpec] | None) -> list[Message]:
+        """The turn's messages within the context budget (on engine messages, so
+        tool groups stay whole whatever protocol renders them)."""
+        turn = self._turn
+        settings = turn.loop._settings
+        if not settings.context_size:
+            return list(turn.messages)
+        fitted = fit(
+            system,
+            turn.messages,
+            tools or (),
+            budget=settings.context_size - settings.max_tokens - BUDGET_MARGIN_TOKENS,
+            estimator=turn.loop._estimator,
+        )
+        result = turn.result
+        result.shortened_results = max(
+            result.shortened_results, fitted.shortened_results
+        )
+        result.summarised_turns = max(result.summarised_turns, fitted.summarised_turns)
+        return fitted.messages
 
     async def _consume(
         self, request: ChatRequest, gate: ReleaseGate
@@ -706,6 +737,14 @@ class _Step:
                 if chunk.usage:
                     turn.result.prompt_tokens += chunk.usage.prompt_tokens
                     turn.result.completion_tokens += chunk.usage.completion_tokens
+                    turn.loop._estimator.calibrate(
+                        prompt_chars(
+                            request.messages[0].content,
+                            request.messages[1:],
+                            request.tools or (),
+                        ),
+                        chunk.usage.prompt_tokens,
+                    )
                 if chunk.content and (released := gate.feed(think.feed(chunk.content))):
                     yield released
         if released := gate.feed(think.flush()):
