@@ -518,3 +518,35 @@ async def test_router_always_offers_the_tools_it_is_told_to(
         history=[Message("user", "turn on the kitchen light"), Message("user", "yes")],
     )
     assert ran == ["confirmed"]
+
+
+@pytest.mark.parametrize(
+    "said", ["stop", "Never mind.", "vergiss es", "olvídalo", "cancel!"]
+)
+async def test_stop_ends_the_turn_without_the_llm(
+    client: LLMClient, scripted_llm: ScriptedLLMServer, said: str
+) -> None:
+    host, _ = make_host()
+    result = await run_loop(client, host, history=[*USER, Message("user", said)])
+
+    assert result.ended == "stopped"
+    assert result.llm_calls == 0
+    assert not result.text.endswith("?")
+    assert scripted_llm.chat_requests == []
+
+
+async def test_nothing_before_a_stop_is_carried_over(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(Reply(content="Hello."))
+    history = [
+        Message("user", "turn on the kitchen light"),
+        Message("assistant", "Which one?"),
+        Message("user", "never mind"),
+        Message("assistant", "Okay."),
+        Message("user", "hello"),
+    ]
+    host, _ = make_host()
+    await run_loop(client, host, history=history, tools=[])
+    sent = scripted_llm.chat_requests[0]["json"]["messages"]
+    assert [m["content"] for m in sent[1:]] == ["Okay.", "hello"]

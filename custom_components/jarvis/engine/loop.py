@@ -35,6 +35,7 @@ from .phrases import (
     NOT_UNDERSTOOD,
     NOTHING_TO_FORGET,
     REMEMBERED,
+    STOPPED,
     phrase,
 )
 from .planner import Plan, make_plan
@@ -207,7 +208,7 @@ class TurnResult:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     tool_calls: list[ToolCallRecord] = field(default_factory=list)
-    # done | memory | max_turns | tool_failures | llm_error | not_understood
+    # done | stopped | memory | max_turns | tool_failures | llm_error | not_understood
     ended: str = "done"
     duration: float = 0.0
     # Why each offered tool was offered (router, plan, previous turn, search).
@@ -250,7 +251,12 @@ class ReplyLoop:
     ) -> TurnResult:
         """Answer the last user message in `history`."""
         started = time.monotonic()
+        history = since_last_stop(history)
         request = next((m.content for m in reversed(history) if m.role == "user"), "")
+        if is_stop_request(request):
+            result = TurnResult(text=phrase(STOPPED, language), ended="stopped")
+            await host.run_step(_say_text(result.text))
+            return result
         if self._memory is not None and (command := memory_command(request)):
             return await self._memory_command(command, user, host, language, started)
         plan = Plan()
@@ -539,6 +545,28 @@ class _Turn:
                 call, await memory.answer_tool(self.user, tool.name, call.arguments)
             )
         return ToolCallDelta(call)
+
+
+_STOP_RE = re.compile(
+    r"^\W*(?:stop|cancel|never ?mind|forget it|that's all|"
+    r"stopp|halt|abbrechen|vergiss es|egal|"
+    r"para|detente|cancela|olvídalo|déjalo|"
+    r"arrête|annule|laisse tomber|oublie ça)\W*$",
+    re.IGNORECASE,
+)
+
+
+def is_stop_request(text: str) -> bool:
+    """The user ends the conversation ("stop", "never mind", "vergiss es")."""
+    return bool(_STOP_RE.match(text.strip()))
+
+
+def since_last_stop(history: Sequence[Message]) -> list[Message]:
+    """History after the last stop request: a stopped conversation carries nothing over."""
+    for index in range(len(history) - 2, -1, -1):
+        if history[index].role == "user" and is_stop_request(history[index].content):
+            return list(history[index + 1 :])
+    return list(history)
 
 
 def _routing_text(history: Sequence[Message]) -> str:

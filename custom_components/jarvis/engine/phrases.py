@@ -64,6 +64,16 @@ NOTHING_TO_FORGET: Mapping[str, str] = {
     "pt": "Não tinha nada guardado sobre isso.",
 }
 
+STOPPED: Mapping[str, str] = {
+    "en": "Okay.",
+    "de": "Okay.",
+    "es": "Vale.",
+    "fr": "D'accord.",
+    "it": "Va bene.",
+    "nl": "Oké.",
+    "pt": "Está bem.",
+}
+
 
 def phrase(table: Mapping[str, str], language: str | None) -> str:
     """The table's entry for a language tag such as 'de-CH', falling back to English."""
