@@ -94,8 +94,8 @@ class ScriptedLLMServer:
         """Queue replies for the next chat requests, in order."""
         self._queue.extend(replies)
 
-    async def start(self) -> None:
-        """Bind 127.0.0.1 on a free port."""
+    async def start(self, port: int = 0) -> None:
+        """Bind 127.0.0.1 on `port`, a free one by default."""
         app = web.Application(middlewares=[self._record_and_authorize])
         app.router.add_get("/api/tags", self._ollama_tags)
         app.router.add_get("/api/version", self._ollama_version)
@@ -110,7 +110,7 @@ class ScriptedLLMServer:
             app, handler_cancellation=True, shutdown_timeout=0.5
         )
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
         await site.start()
         self._port = self._runner.addresses[0][1]
 

@@ -26,10 +26,11 @@ from .engine.llm import create_client
 from .engine.llm.base import LLMAuthError, LLMClient, LLMError
 from .engine.loop import ProtocolMemory
 from .memory import async_setup_services as async_setup_memory_services
+from .telemetry import Telemetry
 from .tools import async_setup_tools
 from .tools.mcp import McpServer
 
-PLATFORMS = (Platform.CONVERSATION,)
+PLATFORMS = (Platform.BINARY_SENSOR, Platform.CONVERSATION, Platform.SENSOR)
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
 
 
@@ -42,6 +43,8 @@ class JarvisData:
     protocols: ProtocolMemory = field(default_factory=ProtocolMemory)
     # MCP servers of this entry, by subentry id; their tools join the `jarvis` API.
     mcp: dict[str, McpServer] = field(default_factory=dict)
+    # Recent turns of the agents, and the server's health.
+    telemetry: Telemetry = field(default_factory=Telemetry)
 
 
 type JarvisConfigEntry = ConfigEntry[JarvisData]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+import time
 from typing import Literal
 
 from hassil.recognize import RecognizeResult
@@ -14,6 +16,7 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from . import JarvisConfigEntry
 from .const import CONF_PROMPT, DOMAIN, SUBENTRY_CONVERSATION
 from .entity import JarvisLLMEntity
+from .tools.assist_guard import guard_assist_tools, is_sensitive_intent
 
 
 async def async_setup_entry(
@@ -57,9 +60,13 @@ class JarvisConversationEntity(
         chat_log: conversation.ChatLog,
     ) -> conversation.ConversationResult:
         """Answer locally when HA's own intents match, else run the reply loop."""
+        started = time.monotonic()
         if self.prefers_local and (
             local := await conversation.async_handle_intents(
-                self.hass, user_input, chat_log, intent_filter=_needs_llm
+                self.hass,
+                user_input,
+                chat_log,
+                intent_filter=partial(_needs_llm, self.hass),
             )
         ):
             # Kept in the chat log, so a follow-up that needs the LLM sees it.
@@ -68,6 +75,9 @@ class JarvisConversationEntity(
                     agent_id=self.entity_id,
                     content=local.speech.get("plain", {}).get("speech", ""),
                 )
+            )
+            self.entry.runtime_data.telemetry.async_record_fast_path(
+                self.subentry, chat_log, local, time.monotonic() - started
             )
             return conversation.ConversationResult(
                 response=local,
@@ -83,6 +93,7 @@ class JarvisConversationEntity(
             )
         except conversation.ConverseError as err:
             return err.as_conversation_result()
+        guard_assist_tools(self.hass, chat_log.llm_api)
 
         await self._async_handle_chat_log(
             chat_log, user_input.language, user_input.context.user_id
@@ -91,6 +102,9 @@ class JarvisConversationEntity(
 
 
 @callback
-def _needs_llm(result: RecognizeResult) -> bool:
-    """Matches better left to the model: open-ended media search."""
-    return result.intent.name == "HassMediaSearchAndPlay"
+def _needs_llm(hass: HomeAssistant, result: RecognizeResult) -> bool:
+    """Matches better left to the model: open-ended media search, and actions
+    that must wait for the user's yes (HA would run them at once)."""
+    return result.intent.name == "HassMediaSearchAndPlay" or is_sensitive_intent(
+        hass, result
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from homeassistant.components.diagnostics import async_redact_data
@@ -16,10 +17,20 @@ TO_REDACT = {CONF_API_KEY, CONF_TOKEN, CONF_HEADERS}
 async def async_get_config_entry_diagnostics(
     hass: HomeAssistant, entry: JarvisConfigEntry
 ) -> dict[str, Any]:
-    """The server entry, its agents and MCP servers, without keys or tokens."""
+    """The server entry, its agents and MCP servers, without keys or tokens.
+
+    Turn records were redacted when kept (what was said, tool arguments).
+    """
+    telemetry = entry.runtime_data.telemetry
+    status = telemetry.server.data if telemetry.server else None
     return {
         "entry": async_redact_data(entry.as_dict(), TO_REDACT),
         "backend": entry.runtime_data.client.backend,
+        "server": asdict(status) if status else None,
+        "recent_turns": {
+            subentry_id: [record.as_dict() for record in records]
+            for subentry_id, records in telemetry.turns.items()
+        },
         "mcp_servers": {
             subentry_id: {
                 "available": server.available,

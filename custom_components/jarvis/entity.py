@@ -22,11 +22,13 @@ from .const import (
     CONF_MEMORY,
     CONF_MODEL,
     CONF_NUM_CTX,
+    CONF_PLANNER,
     CONF_PREFER_LOCAL,
     CONF_THINK,
     CONF_TOOL_ROUTER,
     DEFAULT_MAX_TURNS,
     DOMAIN,
+    ENGINE_FEATURE_DEFAULTS,
     TOOL_CONFIRM_ACTION,
 )
 from .engine.loop import (
@@ -226,12 +228,14 @@ class JarvisLLMEntity(Entity):
         apis: Any = self.subentry.data.get(CONF_LLM_HASS_API) or []
         return [apis] if isinstance(apis, str) else list(apis)
 
+    def feature(self, key: str) -> bool:
+        """Whether a reply-engine feature is on for this agent."""
+        return bool(self.subentry.data.get(key, ENGINE_FEATURE_DEFAULTS[key]))
+
     @property
     def prefers_local(self) -> bool:
         """Fast path: plain commands HA's intent matcher knows skip the LLM."""
-        return bool(self.llm_apis) and bool(
-            self.subentry.data.get(CONF_PREFER_LOCAL, True)
-        )
+        return bool(self.llm_apis) and self.feature(CONF_PREFER_LOCAL)
 
     def loop_settings(self) -> LoopSettings:
         """The engine settings for this agent."""
@@ -247,7 +251,8 @@ class JarvisLLMEntity(Entity):
             if is_ollama and CONF_KEEP_ALIVE in data
             else None,
             think=bool(data.get(CONF_THINK)) if is_ollama else None,
-            tool_router=bool(data.get(CONF_TOOL_ROUTER, True)),
+            tool_router=self.feature(CONF_TOOL_ROUTER),
+            planner=self.feature(CONF_PLANNER),
             # A "yes" names no tool, yet must reach the pending action.
             always_offer=(TOOL_CONFIRM_ACTION,),
         )
@@ -259,15 +264,11 @@ class JarvisLLMEntity(Entity):
         runtime = self.entry.runtime_data
         names = ToolNames(chat_log.llm_api)
         system_prompt, history = history_from_chat_log(chat_log, names)
-        memory = (
-            async_get_memory(self.hass)
-            if self.subentry.data.get(CONF_MEMORY, True)
-            else None
-        )
+        memory = async_get_memory(self.hass) if self.feature(CONF_MEMORY) else None
         loop = ReplyLoop(
             runtime.client, self.loop_settings(), runtime.protocols, memory
         )
-        return await loop.run(
+        result = await loop.run(
             system_prompt=system_prompt,
             history=history,
             tools=tool_specs(chat_log.llm_api, names),
@@ -275,3 +276,5 @@ class JarvisLLMEntity(Entity):
             language=language,
             user=user or HOUSEHOLD,
         )
+        runtime.telemetry.async_record_loop(self.subentry, chat_log, result)
+        return result

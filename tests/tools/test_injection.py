@@ -14,9 +14,10 @@ from homeassistant.components.homeassistant.exposed_entities import (
     async_expose_entity,
 )
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
 import pytest
 
-from custom_components.jarvis.const import CONF_SEARCH_URL, CONF_WEB_SEARCH
+from custom_components.jarvis.const import CONF_SEARCH_URL, CONF_WEB_SEARCH, DOMAIN
 from tests.scripted_llm import Reply, ScriptedLLMServer
 from tests.tools.conftest import (
     FRONT_DOOR,
@@ -185,11 +186,15 @@ CORPUS: list[tuple[str, list[Call]]] = [
 
 
 def snapshot(hass: HomeAssistant) -> dict[str, str]:
-    """The house's states (the agent's own state is its last-used time)."""
+    """The house's states (agents' states are their last-used time; Jarvis's
+    telemetry sensors count turns)."""
+    (entry,) = hass.config_entries.async_entries(DOMAIN)
+    own = er.async_entries_for_config_entry(er.async_get(hass), entry.entry_id)
+    skip = {registry_entry.entity_id for registry_entry in own}
     return {
         state.entity_id: state.state
         for state in hass.states.async_all()
-        if state.domain != "conversation"
+        if state.domain != "conversation" and state.entity_id not in skip
     }
 
 

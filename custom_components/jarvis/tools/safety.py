@@ -4,7 +4,8 @@ Three rules:
 - Results from outside the house (web, MCP) are fenced as untrusted data.
 - Sensitive actions (unlocking, disarming, opening garage doors and gates) are
   never run by the call that asks for them: they wait for the user to say yes
-  in a later turn, and only `confirm_action` in that turn runs them.
+  in a later turn, and only `confirm_action` in that turn runs them. That
+  holds for Home Assistant's own intents too (`assist_guard`).
 - Once untrusted content entered a conversation, an action whose target the
   user never named (or an MCP tool that may change things) waits for a
   confirmation too: that is what a prompt injection would ask for.
@@ -172,6 +173,13 @@ class Safety:
                 "they answer yes in their next message, call confirm_action."
             ),
         }
+
+    def has_pending(self, llm_context: llm.LLMContext) -> bool:
+        """Whether an action in this conversation still waits for the user's yes."""
+        pending = self._pending.get(conversation_key(llm_context))
+        return (
+            pending is not None and time.monotonic() - pending.created <= CONFIRM_WINDOW
+        )
 
     async def confirm(self, llm_context: llm.LLMContext) -> JsonObjectType:
         """Run the held action if the user said yes in a later turn."""

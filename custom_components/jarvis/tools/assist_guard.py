@@ -1,0 +1,241 @@
+"""Home Assistant's intents under the same confirmation rule as Jarvis's tools.
+
+Two paths reach HA's intents without going through `call_service`: the fast
+path, where HA's own matcher runs a plain command, and the Assist API's
+intent tools the model calls. Both resolve an intent's targets the way HA's
+service intent handlers do and check every service the intent would call
+with `sensitive_kind`: an intent that would unlock, disarm or open a guarded
+kind goes to the model (fast path) or waits for the user's yes (tools).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from typing import Any, Self
+
+from hassil.recognize import RecognizeResult
+from homeassistant.components.conversation import DOMAIN as CONVERSATION_DOMAIN
+from homeassistant.core import Context, HomeAssistant, State, callback
+from homeassistant.helpers import entity_registry as er, intent, llm
+from homeassistant.util.json import JsonObjectType
+import voluptuous as vol
+
+from ..const import DOMAIN, SENSITIVE_KINDS
+from .api import DATA_TOOLS, JarvisTools
+from .builtin import ConfirmActionTool
+from .safety import sensitive_kind
+
+# What HA's generic intents do to a guarded entity, said the way people say it.
+_VERBS = {
+    ("lock", "turn_off"): "unlock",
+    ("alarm_control_panel", "turn_off"): "disarm",
+    ("alarm_control_panel", "alarm_disarm"): "disarm",
+    ("cover", "turn_on"): "open",
+    ("cover", "open_cover"): "open",
+    ("cover", "set_cover_position"): "move",
+}
+
+type Slots = dict[str, Any]
+
+
+def sensitive_targets(
+    hass: HomeAssistant,
+    intent_type: str,
+    slots: Slots,
+    *,
+    assistant: str | None,
+    language: str,
+    kinds: Collection[str],
+) -> list[tuple[State, str]]:
+    """The entities the intent would unlock, disarm or open, with the service."""
+    handler = next(
+        (h for h in intent.async_get(hass) if h.intent_type == intent_type), None
+    )
+    # Only service intents act on entities found by name, area or floor.
+    if not isinstance(handler, intent.DynamicServiceIntentHandler):
+        return []
+    try:
+        slots = handler.async_validate_slots(slots)
+    except vol.Invalid:
+        return []  # the handler refuses these slots too: nothing would run
+    name = slots.get("name", {}).get("value")
+    constraints = intent.MatchTargetsConstraints(
+        name=None if name == "all" else name,
+        area_name=slots.get("area", {}).get("value"),
+        floor_name=slots.get("floor", {}).get("value"),
+        domains=set(slots["domain"]["value"])
+        if "domain" in slots
+        else handler.required_domains,
+        device_classes=set(slots["device_class"]["value"])
+        if "device_class" in slots
+        else None,
+        features=handler.required_features,
+        states=handler.required_states,
+        assistant=assistant,
+        # Every entity the call could reach counts, whichever one HA would pick.
+        allow_duplicate_names=True,
+    )
+    if not constraints.has_constraints:
+        return []  # HA refuses to target the whole house
+    intent_obj = intent.Intent(
+        hass,
+        platform=DOMAIN,
+        intent_type=intent_type,
+        slots=slots,
+        text_input=None,
+        context=Context(),
+        language=language,
+        assistant=assistant,
+    )
+    found: list[tuple[State, str]] = []
+    for state in intent.async_match_targets(hass, constraints).states:
+        try:
+            _, service = handler.get_domain_and_service(intent_obj, state)
+        except intent.IntentError:
+            continue  # the handler would refuse this entity
+        if sensitive_kind(hass, service, state.entity_id) in kinds:
+            found.append((state, service))
+    return found
+
+
+def _guarded_kinds(hass: HomeAssistant) -> frozenset[str]:
+    """The kinds the loaded entries' safety options guard."""
+    if (hub := hass.data.get(DATA_TOOLS)) is None:
+        return frozenset(SENSITIVE_KINDS)
+    return hub.settings().sensitive
+
+
+@callback
+def is_sensitive_intent(hass: HomeAssistant, result: RecognizeResult) -> bool:
+    """Whether HA's matcher would run an action that needs the user's yes first."""
+    # The slots HA's default agent passes to the intent handler.
+    slots = {
+        entity.name: {"value": entity.value, "text": entity.text or entity.value}
+        for entity in result.entities_list
+    }
+    return bool(
+        sensitive_targets(
+            hass,
+            result.intent.name,
+            slots,
+            assistant=CONVERSATION_DOMAIN,
+            language=hass.config.language,
+            kinds=_guarded_kinds(hass),
+        )
+    )
+
+
+class GuardedIntentTool(llm.Tool):
+    """An Assist intent tool whose unlocking, disarming or opening waits for a yes."""
+
+    def __init__(self, hub: JarvisTools, tool: llm.Tool, intent_type: str) -> None:
+        """Look like the wrapped tool to every reader (name, schema, and the
+        title and annotations newer HA versions add)."""
+        self.__dict__.update(vars(tool))
+        self.hub = hub
+        self.wrapped = tool
+        self.intent_type = intent_type
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        """Itself: the conversation trace deep-copies the tool list, and this
+        tool holds Home Assistant, which cannot be copied."""
+        return self
+
+    async def async_call(
+        self,
+        hass: HomeAssistant,
+        tool_input: llm.ToolInput,
+        llm_context: llm.LLMContext,
+    ) -> JsonObjectType:
+        """Run the intent now, or hold it when it would act sensitively."""
+        # As the intent tool builds them; HA 2026.11 drops blank values, and
+        # so must the check, or a blank name would hide the targets.
+        slots = {
+            key: {"value": value}
+            for key, value in tool_input.tool_args.items()
+            if not _blank(value)
+        }
+        targets = sensitive_targets(
+            hass,
+            self.intent_type,
+            slots,
+            assistant=llm_context.assistant,
+            language=llm_context.language or hass.config.language,
+            kinds=self.hub.settings().sensitive,
+        )
+
+        async def run() -> JsonObjectType:
+            return await self.wrapped.async_call(hass, tool_input, llm_context)
+
+        if not targets:
+            return await run()
+        return self.hub.safety.hold(
+            llm_context, _describe(targets, slots), _names(hass, targets, slots), run
+        )
+
+
+@callback
+def guard_assist_tools(hass: HomeAssistant, llm_api: llm.APIInstance | None) -> None:
+    """Wrap the API instance's service intent tools (in place) in the guard."""
+    if llm_api is None or (hub := hass.data.get(DATA_TOOLS)) is None:
+        return
+    service_intents = {
+        handler.intent_type
+        for handler in intent.async_get(hass)
+        if isinstance(handler, intent.DynamicServiceIntentHandler)
+    }
+    guarded = confirmable = False
+    for index, tool in enumerate(llm_api.tools):
+        # Merged APIs wrap each tool in a NamespacedTool: guard the inner one.
+        outer: llm.NamespacedTool | None = None
+        inner = tool
+        while isinstance(inner, llm.NamespacedTool):
+            outer, inner = inner, inner.tool
+        confirmable = confirmable or isinstance(inner, ConfirmActionTool)
+        if not isinstance(inner, llm.IntentTool):
+            continue
+        # HA 2026.11 names intent tools apart from their intent type.
+        intent_type = str(getattr(inner, "intent_type", inner.name))
+        if intent_type not in service_intents:
+            continue
+        guard = GuardedIntentTool(hub, inner, intent_type)
+        if outer is None:
+            llm_api.tools[index] = guard
+        else:
+            outer.tool = guard
+        guarded = True
+    # Without the `jarvis` API there is no confirm_action: offer it while an
+    # action waits, so the user's yes can run it.
+    if guarded and not confirmable and hub.safety.has_pending(llm_api.llm_context):
+        llm_api.tools.append(ConfirmActionTool(hub))
+
+
+def _blank(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def _describe(targets: Iterable[tuple[State, str]], slots: Slots) -> str:
+    """For people: "unlock Front Door", "move Garage Door to 100%"."""
+    by_verb: dict[str, list[str]] = {}
+    for state, service in targets:
+        verb = _VERBS.get((state.domain, service), service.replace("_", " "))
+        by_verb.setdefault(verb, []).append(state.name)
+    text = " and ".join(f"{verb} {', '.join(names)}" for verb, names in by_verb.items())
+    if "position" in slots:
+        text += f" to {slots['position']['value']}%"
+    return text
+
+
+def _names(
+    hass: HomeAssistant, targets: Iterable[tuple[State, str]], slots: Slots
+) -> list[str]:
+    """What the user would call the targets: the question must name one."""
+    registry = er.async_get(hass)
+    names = [
+        str(slots[key]["value"]) for key in ("name", "area", "floor") if key in slots
+    ]
+    for state, _ in targets:
+        names += [state.name, state.object_id.replace("_", " ")]
+        if entry := registry.async_get(state.entity_id):
+            names.extend(alias for alias in entry.aliases if alias)
+    return names

@@ -1,0 +1,287 @@
+"""Home Assistant's intents wait for the user's yes before unlocking or opening.
+
+Both ways an intent runs are covered: the fast path (HA's own matcher) and the
+Assist API's intent tools called by the (scripted) model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from homeassistant.components.homeassistant.exposed_entities import (
+    async_expose_entity,
+)
+from homeassistant.config_entries import ConfigSubentryData
+from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
+import pytest
+
+from custom_components.jarvis.const import (
+    CONF_MODEL,
+    CONF_PREFER_LOCAL,
+    CONF_SENSITIVE,
+    CONF_TOOL_ROUTER,
+    LLM_API_JARVIS,
+    SENSITIVE_ALARMS,
+    SUBENTRY_CONVERSATION,
+)
+from tests.scripted_llm import Reply, ScriptedLLMServer
+from tests.tools.conftest import FRONT_DOOR, GARAGE, KITCHEN, setup_home, setup_jarvis
+from tests.tools.test_injection import converse, tool_results
+
+pytestmark = pytest.mark.usefixtures("ha_core")
+
+KITCHEN_DOOR = "lock.kitchen_door"
+type Call = tuple[str, dict[str, Any]]
+
+UNLOCK: Call = ("HassTurnOff", {"name": "Front Door", "domain": ["lock"]})
+OPEN_GARAGE: Call = ("HassTurnOn", {"name": "Garage Door"})
+CONFIRM: Call = ("confirm_action", {})
+
+
+def agent_subentry(title: str, apis: list[str], **flags: bool) -> ConfigSubentryData:
+    """An agent beside the default one, with its own APIs and fast-path flag."""
+    return ConfigSubentryData(
+        data={
+            CONF_MODEL: "test-model",
+            CONF_LLM_HASS_API: apis,
+            CONF_PREFER_LOCAL: False,
+            CONF_TOOL_ROUTER: False,
+            **flags,
+        },
+        subentry_type=SUBENTRY_CONVERSATION,
+        title=title,
+        unique_id=None,
+    )
+
+
+async def agents(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    options: dict[str, Any] | None = None,
+) -> dict[str, str]:
+    """Demo home and four agents: their entity ids by title."""
+    await setup_home(hass)
+    async_expose_entity(hass, "conversation", GARAGE, True)
+    both = [llm.LLM_API_ASSIST, LLM_API_JARVIS]
+    await setup_jarvis(
+        hass,
+        scripted_llm,
+        subentries=[
+            agent_subentry("Fast", both, **{CONF_PREFER_LOCAL: True}),
+            agent_subentry("Assist only", [llm.LLM_API_ASSIST]),
+            agent_subentry(
+                "Fast assist only", [llm.LLM_API_ASSIST], **{CONF_PREFER_LOCAL: True}
+            ),
+        ],
+        options=options,
+    )
+    return {
+        state.name: state.entity_id
+        for state in hass.states.async_all("conversation")
+        if state.entity_id != "conversation.home_assistant"
+    }
+
+
+def last_results(scripted_llm: ScriptedLLMServer) -> list[dict[str, Any]]:
+    return tool_results(scripted_llm.chat_requests[-1]["json"]["messages"])
+
+
+def offered(scripted_llm: ScriptedLLMServer) -> list[str]:
+    """The tool names the last chat request offered."""
+    request = scripted_llm.chat_requests[-1]["json"]
+    return [tool["function"]["name"] for tool in request.get("tools", [])]
+
+
+@pytest.mark.parametrize("agent", ["Fast", "Fast assist only"])
+async def test_fast_path_leaves_unlocking_to_the_model_and_the_users_yes(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, agent: str
+) -> None:
+    agent_id = (await agents(hass, scripted_llm))[agent]
+    scripted_llm.script(
+        Reply(tool_calls=[UNLOCK]),
+        Reply(content="Shall I unlock the Front Door?"),
+        Reply(tool_calls=[CONFIRM]),
+        Reply(content="The front door is unlocked."),
+    )
+    first = await converse(hass, agent_id, "unlock the front door")
+
+    assert hass.states.get(FRONT_DOOR).state == "locked"
+    assert scripted_llm.chat_requests, "HA's matcher ran the unlock itself"
+    assert last_results(scripted_llm)[0]["confirmation_required"] is True
+
+    second = await converse(hass, agent_id, "yes", first["conversation_id"])
+    assert hass.states.get(FRONT_DOOR).state == "unlocked"
+    assert (
+        second["response"]["speech"]["plain"]["speech"] == "The front door is unlocked."
+    )
+
+
+async def test_fast_path_still_runs_what_needs_no_confirmation(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    agent_id = (await agents(hass, scripted_llm))["Fast"]
+    await converse(hass, agent_id, "turn on the kitchen lights")
+    # Locking is not sensitive; the same lock sentences reach HA's matcher.
+    await converse(hass, agent_id, "lock the kitchen door")
+
+    assert hass.states.get(KITCHEN).state == "on"
+    assert hass.states.get(KITCHEN_DOOR).state == "locked"
+    assert scripted_llm.chat_requests == []
+
+
+async def test_fast_path_runs_kinds_the_options_leave_unguarded(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    agent_id = (await agents(hass, scripted_llm, {CONF_SENSITIVE: [SENSITIVE_ALARMS]}))[
+        "Fast"
+    ]
+    await converse(hass, agent_id, "unlock the front door")
+
+    assert hass.states.get(FRONT_DOOR).state == "unlocked"
+    assert scripted_llm.chat_requests == []
+
+
+@dataclass(frozen=True)
+class Sensitive:
+    """A sensitive intent call and what it does to its target."""
+
+    call: Call
+    entity_id: str
+    before: str
+    after: str
+    action: str
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        Sensitive(UNLOCK, FRONT_DOOR, "locked", "unlocked", "unlock Front Door"),
+        Sensitive(OPEN_GARAGE, GARAGE, "closed", "open", "open Garage Door"),
+    ],
+    ids=["unlock", "open_garage"],
+)
+@pytest.mark.parametrize("agent", ["Jarvis", "Assist only"])
+async def test_intent_tool_waits_for_the_users_yes(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, agent: str, case: Sensitive
+) -> None:
+    agent_id = (await agents(hass, scripted_llm))[agent]
+    scripted_llm.script(
+        Reply(tool_calls=[case.call]),
+        Reply(content=f"Shall I {case.action}?"),
+        Reply(tool_calls=[CONFIRM]),
+        Reply(content="Done."),
+    )
+    first = await converse(hass, agent_id, "please do it")
+
+    assert hass.states.get(case.entity_id).state == case.before
+    (held,) = last_results(scripted_llm)
+    assert held["confirmation_required"] is True
+    assert held["action"] == case.action
+
+    await converse(hass, agent_id, "yes", first["conversation_id"])
+    assert hass.states.get(case.entity_id).state == case.after
+    # An agent without the Jarvis tools is offered confirm_action while it waits.
+    assert "confirm_action" in offered(scripted_llm)
+    assert last_results(scripted_llm)[-1]["response_type"] == "action_done"
+
+
+async def test_confirm_action_is_offered_to_assist_only_agents_only_when_needed(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    agent_id = (await agents(hass, scripted_llm))["Assist only"]
+    scripted_llm.script(Reply(content="Hello."))
+    await converse(hass, agent_id, "hello")
+
+    assert "confirm_action" not in offered(scripted_llm)
+    assert "HassTurnOff" in offered(scripted_llm)
+
+
+async def test_intent_tool_no_means_no(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    agent_id = (await agents(hass, scripted_llm))["Jarvis"]
+    scripted_llm.script(
+        Reply(tool_calls=[UNLOCK]),
+        Reply(content="Shall I unlock the Front Door?"),
+        Reply(tool_calls=[CONFIRM]),
+        Reply(content="Fine."),
+    )
+    first = await converse(hass, agent_id, "unlock the front door")
+    await converse(hass, agent_id, "no", first["conversation_id"])
+
+    assert hass.states.get(FRONT_DOOR).state == "locked"
+    assert last_results(scripted_llm)[-1]["error"] == "not_confirmed"
+
+
+async def test_confirming_in_the_same_turn_runs_nothing(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """What an injected "then call confirm_action" would have the model do."""
+    agent_id = (await agents(hass, scripted_llm))["Jarvis"]
+    scripted_llm.script(
+        Reply(tool_calls=[UNLOCK, CONFIRM]),
+        Reply(tool_calls=[OPEN_GARAGE]),
+        Reply(content="Done."),
+    )
+    await converse(hass, agent_id, "what's the weather?")
+
+    assert hass.states.get(FRONT_DOOR).state == "locked"
+    assert hass.states.get(GARAGE).state == "closed"
+    outcomes = [
+        "held" if result.get("confirmation_required") else result.get("error")
+        for result in last_results(scripted_llm)
+    ]
+    assert outcomes == ["held", "not_confirmed", "held"]
+
+
+async def test_set_position_on_the_garage_door_is_held(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    agent_id = (await agents(hass, scripted_llm))["Jarvis"]
+    scripted_llm.script(
+        Reply(
+            tool_calls=[("HassSetPosition", {"name": "Garage Door", "position": 100})]
+        ),
+        Reply(content="Shall I open the Garage Door all the way?"),
+    )
+    await converse(hass, agent_id, "garage door to 100")
+
+    assert hass.states.get(GARAGE).state == "closed"
+    (held,) = last_results(scripted_llm)
+    assert held["action"] == "move Garage Door to 100%"
+
+
+@pytest.mark.parametrize("agent", ["Jarvis", "Assist only"])
+async def test_intent_tools_run_at_once_when_nothing_is_sensitive(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, agent: str
+) -> None:
+    agent_id = (await agents(hass, scripted_llm))[agent]
+    scripted_llm.script(
+        Reply(
+            tool_calls=[
+                ("HassTurnOn", {"name": "Kitchen Lights"}),
+                ("HassTurnOn", {"name": "Kitchen Door", "domain": ["lock"]}),
+            ]
+        ),
+        Reply(content="Done."),
+    )
+    await converse(hass, agent_id, "kitchen lights on and lock the kitchen door")
+
+    assert hass.states.get(KITCHEN).state == "on"
+    assert hass.states.get(KITCHEN_DOOR).state == "locked"
+    assert all("confirmation_required" not in r for r in last_results(scripted_llm))
+
+
+async def test_intent_tools_follow_the_guarded_kinds(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    agent_id = (await agents(hass, scripted_llm, {CONF_SENSITIVE: [SENSITIVE_ALARMS]}))[
+        "Jarvis"
+    ]
+    scripted_llm.script(Reply(tool_calls=[UNLOCK]), Reply(content="Unlocked."))
+    await converse(hass, agent_id, "unlock the front door")
+
+    assert hass.states.get(FRONT_DOOR).state == "unlocked"
