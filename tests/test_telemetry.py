@@ -106,6 +106,14 @@ async def test_loop_turn_with_tool_calls_is_traced(
             "answered_by_engine": False,
         },
     ]
+    calls = detail["llm_call_details"]
+    assert [(c["purpose"], c["protocol"], c["outcome"]) for c in calls] == [
+        ("step", "native", "ok"),
+        ("step", "native", "ok"),
+        ("step", "native", "ok"),
+    ]
+    assert all(c["first_token_s"] is not None for c in calls)
+    assert detail["context"] == {"shortened_tool_results": 0, "summarised_turns": 0}
 
 
 async def test_fast_path_turn_is_traced(
@@ -179,6 +187,7 @@ async def test_server_error_is_traced_and_raises_the_problem(
         "llm_error",
         1,
     )
+    assert "503" in detail["error"]
     assert hass.states.get(problem).state == STATE_ON
     issue = server_issue(hass, entry)
     assert issue is not None

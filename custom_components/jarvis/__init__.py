@@ -22,6 +22,7 @@ from .const import (
     DOMAIN,
     SUBENTRY_MCP_SERVER,
 )
+from .engine.budget import TokenEstimator
 from .engine.llm import create_client
 from .engine.llm.base import LLMAuthError, LLMClient, LLMError
 from .engine.loop import ProtocolMemory
@@ -45,6 +46,8 @@ class JarvisData:
     mcp: dict[str, McpServer] = field(default_factory=dict)
     # Recent turns of the agents, and the server's health.
     telemetry: Telemetry = field(default_factory=Telemetry)
+    # Characters per token of this server's models, learnt from its counts.
+    tokens: TokenEstimator = field(default_factory=TokenEstimator)
 
 
 type JarvisConfigEntry = ConfigEntry[JarvisData]

@@ -27,6 +27,7 @@ from .const import (
     CONF_THINK,
     CONF_TOOL_ROUTER,
     DEFAULT_MAX_TURNS,
+    DEFAULT_NUM_CTX,
     DOMAIN,
     ENGINE_FEATURE_DEFAULTS,
     TOOL_CONFIRM_ACTION,
@@ -253,6 +254,7 @@ class JarvisLLMEntity(Entity):
             think=bool(data.get(CONF_THINK)) if is_ollama else None,
             tool_router=self.feature(CONF_TOOL_ROUTER),
             planner=self.feature(CONF_PLANNER),
+            context_size=int(data.get(CONF_NUM_CTX, DEFAULT_NUM_CTX)),
             # A "yes" names no tool, yet must reach the pending action.
             always_offer=(TOOL_CONFIRM_ACTION,),
         )
@@ -266,7 +268,11 @@ class JarvisLLMEntity(Entity):
         system_prompt, history = history_from_chat_log(chat_log, names)
         memory = async_get_memory(self.hass) if self.feature(CONF_MEMORY) else None
         loop = ReplyLoop(
-            runtime.client, self.loop_settings(), runtime.protocols, memory
+            runtime.client,
+            self.loop_settings(),
+            runtime.protocols,
+            memory,
+            runtime.tokens,
         )
         result = await loop.run(
             system_prompt=system_prompt,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 import re
 from typing import TYPE_CHECKING, Any, Literal
@@ -68,6 +68,9 @@ class TurnRecord:
     # As TurnResult.ended; the fast path ends "done" or "intent_error".
     ended: str
     duration: float
+    # Engine details (loop turns only): plan steps, each LLM call, why the turn
+    # failed or switched protocol, what the context budget did.
+    engine: dict[str, Any] = field(default_factory=dict)
     time: datetime = field(default_factory=dt_util.utcnow)
 
     @property
@@ -87,6 +90,7 @@ class TurnRecord:
             "tool_calls": self.tool_calls,
             "ended": self.ended,
             "duration": round(self.duration, 3),
+            **self.engine,
         }
 
     def as_dict(self) -> dict[str, Any]:
@@ -187,6 +191,16 @@ def loop_record(
         ],
         ended=result.ended,
         duration=result.duration,
+        engine={
+            "plan": [redact(step) for step in result.plan],
+            "llm_call_details": [asdict(call) for call in result.calls],
+            "error": result.error,
+            "protocol_switch": result.protocol_switch,
+            "context": {
+                "shortened_tool_results": result.shortened_results,
+                "summarised_turns": result.summarised_turns,
+            },
+        },
     )
 
 

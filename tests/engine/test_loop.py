@@ -550,3 +550,38 @@ async def test_nothing_before_a_stop_is_carried_over(
     await run_loop(client, host, history=history, tools=[])
     sent = scripted_llm.chat_requests[0]["json"]["messages"]
     assert [m["content"] for m in sent[1:]] == ["Okay.", "hello"]
+
+
+async def test_each_llm_call_is_recorded(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(
+        Reply(reject_tools=True),
+        Reply(content='{"name": "HassTurnOn", "arguments": {"name": "kitchen light"}}'),
+        Reply(content="It is on.", prompt_tokens=42, completion_tokens=7),
+    )
+    host, _ = make_host()
+    result = await run_loop(client, host)
+
+    rejected, step, answer = result.calls
+    assert (rejected.purpose, rejected.outcome) == ("step", "tools_rejected")
+    assert (step.purpose, step.protocol, step.outcome) == ("step", "text", "ok")
+    assert step.tools_offered == len(TOOLS)
+    assert (answer.purpose, answer.tools_offered) == ("answer", 0)
+    assert (answer.prompt_tokens, answer.completion_tokens) == (42, 7)
+    assert answer.first_token_s is not None
+    assert answer.duration_s >= answer.first_token_s
+    assert result.protocol_switch == "tools_rejected"
+    assert result.error is None
+
+
+async def test_the_reason_of_a_failure_is_kept(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(Reply(status=503, error="loading model"))
+    host, _ = make_host()
+    result = await run_loop(client, host)
+
+    assert result.error is not None
+    assert "503" in result.error
+    assert result.calls[0].outcome == "llm_error"

@@ -24,6 +24,7 @@ from .llm.base import (
     LLMClient,
     LLMError,
     LLMToolsRejectedError,
+    Usage,
 )
 from .memory import MEMORY_TOOLS, LongTermMemory, digest, memory_command
 from .modelsize import is_small_model
@@ -189,6 +190,30 @@ class ProtocolMemory:
 
 
 @dataclass(frozen=True, slots=True)
+class LLMCallRecord:
+    """One call to the model and how it went."""
+
+    # plan | step | answer | repair | summary
+    purpose: str
+    # native | text | none (no tools offered)
+    protocol: str
+    tools_offered: int
+    prompt_tokens: int
+    completion_tokens: int
+    first_token_s: float | None
+    duration_s: float
+    # ok | junk | unusable | llm_error | tools_rejected
+    outcome: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Timing:
+    first_token_s: float | None
+    duration_s: float
+    usage: Usage | None
+
+
+@dataclass(frozen=True, slots=True)
 class ToolCallRecord:
     """One tool call of a turn and what came back."""
 
@@ -214,6 +239,11 @@ class TurnResult:
     # Why each offered tool was offered (router, plan, previous turn, search).
     tool_reasons: dict[str, str] = field(default_factory=dict)
     plan: list[str] = field(default_factory=list)
+    calls: list[LLMCallRecord] = field(default_factory=list)
+    # Why the turn could not reach the model, when it could not.
+    error: str | None = None
+    # Why this turn moved to the text protocol: tools_rejected | call_as_text
+    protocol_switch: str | None = None
     # What the context budget had to do: tool results shortened, turns summarised.
     shortened_results: int = 0
     summarised_turns: int = 0
@@ -303,10 +333,22 @@ class ReplyLoop:
         )
         turn.result.tool_reasons = reasons
         turn.result.plan = [f"{step.action}: {step.detail}" for step in plan.steps]
-        if plan.steps:
+        if plan.attempted:
             turn.result.llm_calls += 1
             turn.result.prompt_tokens += plan.prompt_tokens
             turn.result.completion_tokens += plan.completion_tokens
+            turn.result.calls.append(
+                LLMCallRecord(
+                    "plan",
+                    "none",
+                    0,
+                    plan.prompt_tokens,
+                    plan.completion_tokens,
+                    None,
+                    plan.duration_s,
+                    plan.outcome,
+                )
+            )
         turn.plan = plan
         turn.user = user
         await turn.run(host)
@@ -365,6 +407,7 @@ class _Turn:
                 self,
                 tools_offered=bool(self.tools) and not answer_next,
                 instruction=ANSWER_INSTRUCTION if answer_next else nudge,
+                purpose="answer" if answer_next else "step",
             )
             results = await host.run_step(step.deltas())
             if step.outcome == "llm_error":
@@ -443,7 +486,10 @@ class _Turn:
 
     async def _final_reply(self, host: StepHost, instruction: str, ended: str) -> None:
         """One tool-free call that must end in plain words, else a fixed reply."""
-        step = _Step(self, tools_offered=False, instruction=instruction)
+        purpose = "repair" if instruction == REPAIR_INSTRUCTION else "summary"
+        step = _Step(
+            self, tools_offered=False, instruction=instruction, purpose=purpose
+        )
         await host.run_step(step.deltas())
         if step.outcome == "junk":
             await host.run_step(_say(self._fallback_text(), self))
@@ -611,10 +657,18 @@ class _Step:
     """One LLM call: streams safe text, then the tool calls it made."""
 
     def __init__(
-        self, turn: _Turn, *, tools_offered: bool, instruction: str | None = None
+        self,
+        turn: _Turn,
+        *,
+        tools_offered: bool,
+        instruction: str | None = None,
+        purpose: str = "step",
     ) -> None:
         self._turn = turn
         self._tools_offered = tools_offered
+        self._purpose = purpose
+        self._timings: list[_Timing] = []
+        self._protocol = "none"
         # Appended to this request only, never kept in the conversation.
         self._instruction = instruction
         self._native_calls: list[ToolCall] = []
@@ -634,11 +688,33 @@ class _Step:
                 else:
                     yield delta
         except (LLMError, TimeoutError) as err:
-            _LOGGER.warning("LLM call failed: %s", err or type(err).__name__)
+            reason = str(err) or type(err).__name__
+            _LOGGER.warning("LLM call failed: %s", reason)
             self.outcome = "llm_error"
+            turn.result.error = reason
             apology = phrase(LLM_UNAVAILABLE, turn.language)
             turn.result.text += apology
             yield TextDelta(apology)
+        finally:
+            self._record_calls()
+
+    def _record_calls(self) -> None:
+        """One record per call made; a call the server refused tools on comes first."""
+        last = len(self._timings) - 1
+        for index, timing in enumerate(self._timings):
+            usage = timing.usage or Usage(0, 0)
+            self._turn.result.calls.append(
+                LLMCallRecord(
+                    self._purpose,
+                    "native" if index < last else self._protocol,
+                    len(self._turn.tools) if self._tools_offered else 0,
+                    usage.prompt_tokens,
+                    usage.completion_tokens,
+                    timing.first_token_s,
+                    timing.duration_s,
+                    self.outcome if index == last else "tools_rejected",
+                )
+            )
 
     async def _stream(self) -> AsyncIterator[Delta]:
         turn = self._turn
@@ -654,12 +730,14 @@ class _Step:
                 raise
             _LOGGER.info("Server rejected tools; switching to the text protocol")
             turn.loop._protocols.use_text(turn.loop._settings.model)
+            turn.result.protocol_switch = "tools_rejected"
             text_mode = True
             gate = ReleaseGate(hold_all=True)
             async for _ in self._consume(self._request(text_mode=True), gate):
                 pass  # a gate that holds everything releases nothing early
         if self._tools_offered:
             turn.result.protocol = "text" if text_mode else "native"
+            self._protocol = turn.result.protocol
         _LOGGER.debug(
             "Model replied (%s): %r, native calls: %s",
             turn.result.protocol if self._tools_offered else "no tools",
@@ -674,6 +752,7 @@ class _Step:
             if not text_mode:
                 _LOGGER.info("Model wrote a tool call as text; using text protocol")
                 turn.loop._protocols.use_text(turn.loop._settings.model)
+                turn.result.protocol_switch = "call_as_text"
                 turn.result.protocol = "text"
             self.calls = [
                 await turn.check_call(name, args)
@@ -753,30 +832,43 @@ class _Step:
         turn = self._turn
         turn.result.llm_calls += 1
         think = ThinkFilter()
-        async with aclosing(turn.loop._client.chat_stream(request)) as stream:
-            chunks = aiter(stream)
-            while True:
-                async with asyncio.timeout(turn.loop._settings.call_timeout):
-                    try:
-                        chunk = await anext(chunks)
-                    except StopAsyncIteration:
-                        break
-                self._native_calls.extend(chunk.tool_calls)
-                if chunk.usage:
-                    turn.result.prompt_tokens += chunk.usage.prompt_tokens
-                    turn.result.completion_tokens += chunk.usage.completion_tokens
-                    turn.loop._estimator.calibrate(
-                        prompt_chars(
-                            request.messages[0].content,
-                            request.messages[1:],
-                            request.tools or (),
-                        ),
-                        chunk.usage.prompt_tokens,
-                    )
-                if chunk.content and (released := gate.feed(think.feed(chunk.content))):
-                    yield released
-        if released := gate.feed(think.flush()):
-            yield released
+        started = time.monotonic()
+        first: float | None = None
+        usage: Usage | None = None
+        try:
+            async with aclosing(turn.loop._client.chat_stream(request)) as stream:
+                chunks = aiter(stream)
+                while True:
+                    async with asyncio.timeout(turn.loop._settings.call_timeout):
+                        try:
+                            chunk = await anext(chunks)
+                        except StopAsyncIteration:
+                            break
+                    if first is None and (chunk.content or chunk.tool_calls):
+                        first = time.monotonic() - started
+                    self._native_calls.extend(chunk.tool_calls)
+                    if chunk.usage:
+                        usage = chunk.usage
+                        self._count_usage(request, chunk.usage)
+                    if chunk.content and (
+                        released := gate.feed(think.feed(chunk.content))
+                    ):
+                        yield released
+            if released := gate.feed(think.flush()):
+                yield released
+        finally:
+            self._timings.append(_Timing(first, time.monotonic() - started, usage))
+
+    def _count_usage(self, request: ChatRequest, usage: Usage) -> None:
+        turn = self._turn
+        turn.result.prompt_tokens += usage.prompt_tokens
+        turn.result.completion_tokens += usage.completion_tokens
+        turn.loop._estimator.calibrate(
+            prompt_chars(
+                request.messages[0].content, request.messages[1:], request.tools or ()
+            ),
+            usage.prompt_tokens,
+        )
 
 
 def _distinct(calls: Sequence[tuple[str, JsonObject]]) -> list[tuple[str, JsonObject]]:

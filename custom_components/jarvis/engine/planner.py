@@ -16,6 +16,7 @@ from contextlib import aclosing
 from dataclasses import dataclass, field
 import logging
 import re
+import time
 
 from .llm.base import ChatRequest, LLMClient, LLMError
 from .output import strip_think
@@ -51,6 +52,10 @@ class Plan:
     """The planner's answer. Empty when it failed or was unusable."""
 
     steps: list[PlanStep] = field(default_factory=list)
+    # How the planning call went; no call was made when not attempted.
+    attempted: bool = False
+    outcome: str = "ok"  # ok | unusable | llm_error
+    duration_s: float = 0.0
     prompt_tokens: int = 0
     completion_tokens: int = 0
 
@@ -150,6 +155,7 @@ async def make_plan(
     )
     text = ""
     usage = (0, 0)
+    started = time.monotonic()
     try:
         async with (
             asyncio.timeout(time_limit),
@@ -161,8 +167,13 @@ async def make_plan(
                     usage = (chunk.usage.prompt_tokens, chunk.usage.completion_tokens)
     except (LLMError, TimeoutError) as err:
         _LOGGER.debug("Planner gave up: %s", err or type(err).__name__)
-        return Plan()
+        return Plan(
+            attempted=True, outcome="llm_error", duration_s=time.monotonic() - started
+        )
     plan = parse_plan(text, tools)
+    plan.attempted = True
+    plan.outcome = "ok" if plan.steps else "unusable"
+    plan.duration_s = time.monotonic() - started
     plan.prompt_tokens, plan.completion_tokens = usage
     _LOGGER.debug("Plan for %r: %s", request, plan.steps or "none (fell open)")
     return plan
