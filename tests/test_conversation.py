@@ -338,3 +338,15 @@ async def test_merged_apis_show_short_tool_names(
     ]
     assert "HassTurnOn" in names
     assert not [name for name in names if "__" in name]
+
+
+async def test_greetings_are_left_to_the_persona(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """HA's canned "Hello from Home Assistant." does not take the fast path."""
+    _, agent = await setup_jarvis(hass, scripted_llm, prefer_local=True)
+    scripted_llm.script(Reply(content="Good evening. How may I help?"))
+    response = await process(hass, agent, "hello")
+
+    assert speech(response) == "Good evening. How may I help?"
+    assert not scripted_llm.chat_requests[0]["json"].get("tools")

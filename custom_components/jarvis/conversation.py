@@ -101,10 +101,13 @@ class JarvisConversationEntity(
         return conversation.async_get_result_from_chat_log(user_input, chat_log)
 
 
+# Open-ended media search, and canned chit-chat ("Hello from Home Assistant.")
+# that the persona should answer itself.
+_LEFT_TO_THE_MODEL = frozenset({"HassMediaSearchAndPlay", "HassRespond"})
+
+
 @callback
 def _needs_llm(hass: HomeAssistant, result: RecognizeResult) -> bool:
-    """Matches better left to the model: open-ended media search, and actions
-    that must wait for the user's yes (HA would run them at once)."""
-    return result.intent.name == "HassMediaSearchAndPlay" or is_sensitive_intent(
-        hass, result
-    )
+    """Matches better left to the model, and actions that must wait for the
+    user's yes (HA would run them at once)."""
+    return result.intent.name in _LEFT_TO_THE_MODEL or is_sensitive_intent(hass, result)

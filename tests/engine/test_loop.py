@@ -585,3 +585,17 @@ async def test_the_reason_of_a_failure_is_kept(
     assert result.error is not None
     assert "503" in result.error
     assert result.calls[0].outcome == "llm_error"
+
+
+async def test_small_talk_gets_no_tools_with_the_router(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(Reply(content="You're welcome."))
+    host, _ = make_host()
+    result = await run_loop(
+        client, host, tool_router=True, history=[Message("user", "thank you!")]
+    )
+    assert result.text == "You're welcome."
+    assert result.llm_calls == 1
+    assert not sent_tools(scripted_llm.chat_requests[0])
+    assert result.plan == ["reply: small talk"]

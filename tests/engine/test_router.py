@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.jarvis.engine.router import TOOL_SEARCH, ToolRouter
+from custom_components.jarvis.engine.router import (
+    TOOL_SEARCH,
+    ToolRouter,
+    is_small_talk,
+)
 from custom_components.jarvis.engine.types import ToolSpec
 
 
@@ -83,3 +87,20 @@ def test_router_keeps_tools_asked_for() -> None:
 def test_search_finds_unlisted_tools() -> None:
     found = ToolRouter().search("pause the music", CATALOGUE)
     assert found[0].name == "HassMediaPause"
+
+
+@pytest.mark.parametrize(
+    ("text", "small_talk"),
+    [
+        ("hello", True),
+        ("Thank you!", True),
+        ("good evening, Jarvis", True),
+        ("wie geht's", True),
+        ("¡Gracias!", True),
+        ("hello, turn on the kitchen light", False),
+        ("thanks, now dim the bedroom", False),
+        ("what's the temperature", False),
+    ],
+)
+def test_small_talk(text: str, small_talk: bool) -> None:
+    assert is_small_talk(text) is small_talk

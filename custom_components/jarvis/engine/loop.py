@@ -39,9 +39,9 @@ from .phrases import (
     STOPPED,
     phrase,
 )
-from .planner import Plan, make_plan
+from .planner import REPLY, Plan, PlanStep, make_plan
 from .redact import redact
-from .router import TOOL_SEARCH, ToolRouter
+from .router import TOOL_SEARCH, ToolRouter, is_small_talk
 from .speech import clean_for_speech
 from .textproto import (
     new_call,
@@ -290,7 +290,10 @@ class ReplyLoop:
         if self._memory is not None and (command := memory_command(request)):
             return await self._memory_command(command, user, host, language, started)
         plan = Plan()
-        if self._settings.planner and tools:
+        if self._settings.tool_router and is_small_talk(request):
+            # A reply-only plan, known without asking the model.
+            plan = Plan([PlanStep(REPLY, "small talk")])
+        elif self._settings.planner and tools:
             plan = await make_plan(
                 self._client,
                 self._settings.model,

@@ -268,6 +268,24 @@ _STOPWORDS = frozenset(
 )
 
 
+_SMALL_TALK_RE = re.compile(
+    r"^\W*(?:(?:hi|hello|hey|good (?:morning|afternoon|evening|night)|"
+    r"thanks?(?: you)?(?: (?:so|very) much)?|thank you|cheers|bye|goodbye|"
+    r"see you|how are you(?: doing)?|who are you|what(?:'s| is) your name|"
+    r"tell me a joke|you(?:'re| are) (?:great|funny|awesome)|"
+    r"hallo|guten (?:morgen|tag|abend)|danke(?: schön)?|tschüss|wie geht'?s|"
+    r"wer bist du|hola|buen(?:os|as) (?:días|tardes|noches)|gracias|adiós|"
+    r"qué tal|quién eres|bonjour|bonsoir|merci|salut|au revoir|ça va)"
+    r"(?:[\s,]+(?:jarvis|there|again|buddy|mate))*)\W*$",
+    re.IGNORECASE,
+)
+
+
+def is_small_talk(text: str) -> bool:
+    """Greetings, thanks and chit-chat: answered without tools or memory."""
+    return bool(_SMALL_TALK_RE.match(text.strip()))
+
+
 @dataclass(frozen=True, slots=True)
 class Route:
     """The tools chosen for a turn, and why each is there."""
