@@ -1,0 +1,132 @@
+"""A recording reverse proxy between Jarvis and the llama.cpp server.
+
+It sees every chat request and the server's usage figures without touching the
+integration: LLM calls, prompt and completion tokens, the tokens llama.cpp took
+from its prompt cache, and each request body (for prefix reuse between calls).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import json
+import time
+from typing import Any
+
+from aiohttp import ClientConnectionResetError, ClientSession, ClientTimeout, web
+
+# Hop-by-hop and length headers are the proxy's own business.
+_SKIP_HEADERS = {"host", "content-length", "transfer-encoding", "connection"}
+
+
+@dataclass(slots=True)
+class LLMCall:
+    """One chat completion as the server saw it."""
+
+    request: dict[str, Any]
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int | None = None  # llama.cpp's `timings.cache_n`
+    seconds: float = 0.0
+
+    def rendered(self) -> str:
+        """The request as the model reads it, in order: tools, then messages.
+
+        Character prefixes of this stand in for token prefixes of the chat
+        template's output, which is what llama.cpp's prompt cache reuses.
+        """
+        parts = [json.dumps(self.request.get("tools"), ensure_ascii=False)]
+        for message in self.request.get("messages", []):
+            calls = message.get("tool_calls")
+            parts.append(
+                f"<{message.get('role')}>{message.get('content') or ''}"
+                + (json.dumps(calls, ensure_ascii=False) if calls else "")
+            )
+        return "".join(parts)
+
+    def take_usage(self, event: dict[str, Any]) -> None:
+        if usage := event.get("usage"):
+            self.prompt_tokens = int(usage.get("prompt_tokens") or 0)
+            self.completion_tokens = int(usage.get("completion_tokens") or 0)
+        if (timings := event.get("timings")) and "cache_n" in timings:
+            self.cached_tokens = int(timings["cache_n"])
+
+
+class RecordingProxy:
+    """Forwards every request to `upstream`; records chat completions in `calls`."""
+
+    def __init__(self, upstream: str) -> None:
+        self.upstream = upstream.rstrip("/")
+        self.calls: list[LLMCall] = []
+        self.url = ""
+        self._runner: web.AppRunner | None = None
+        self._session: ClientSession | None = None
+
+    async def start(self) -> None:
+        # No total timeout: the caller (Jarvis) decides when a call took too long.
+        self._session = ClientSession(timeout=ClientTimeout(total=None))
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_route("*", "/{path:.*}", self._forward)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        host, port = self._runner.addresses[0][:2]
+        self.url = f"http://{host}:{port}"
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+        if self._session is not None:
+            await self._session.close()
+
+    async def _forward(self, request: web.Request) -> web.StreamResponse:
+        assert self._session is not None
+        body = await request.read()
+        call: LLMCall | None = None
+        if request.method == "POST" and request.path.endswith("/chat/completions"):
+            call = LLMCall(json.loads(body))
+            self.calls.append(call)
+        started = time.monotonic()
+        headers = {
+            k: v for k, v in request.headers.items() if k.lower() not in _SKIP_HEADERS
+        }
+        # Closing this context when Jarvis hangs up closes the upstream stream
+        # too, which is what frees llama.cpp's slot.
+        async with self._session.request(
+            request.method, self.upstream + request.path_qs, data=body, headers=headers
+        ) as upstream:
+            response = web.StreamResponse(
+                status=upstream.status,
+                headers={
+                    k: v
+                    for k, v in upstream.headers.items()
+                    if k.lower() not in _SKIP_HEADERS
+                },
+            )
+            await response.prepare(request)
+            pending = b""
+            try:
+                async for chunk in upstream.content.iter_any():
+                    await response.write(chunk)
+                    if call is not None:
+                        pending = _take_events(pending + chunk, call)
+                await response.write_eof()
+            except ClientConnectionResetError:
+                pass  # Jarvis hung up (a timeout or a cancelled turn)
+            if call is not None:
+                _take_events(pending + b"\n", call)
+                call.seconds = time.monotonic() - started
+            return response
+
+
+def _take_events(buffer: bytes, call: LLMCall) -> bytes:
+    """Read usage from complete lines (SSE `data:` lines or a JSON body)."""
+    *lines, rest = buffer.split(b"\n")
+    for line in lines:
+        text = line.strip().removeprefix(b"data:").strip()
+        if text.startswith(b"{"):
+            try:
+                call.take_usage(json.loads(text))
+            except ValueError:
+                continue
+    return rest
