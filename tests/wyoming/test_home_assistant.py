@@ -1,0 +1,124 @@
+"""Home Assistant's own `wyoming` integration against the all-in-one server."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+from homeassistant.components import stt, tts, wake_word
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
+from homeassistant.setup import async_setup_component
+import numpy as np
+from piper import PiperVoice
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from wyoming_services.stt import SttService
+from wyoming_services.testing import HOST, piper_clip, silence, to_16k, word_error_rate
+
+REPLY = "The garage door is closed. All the lights are off."
+COMMAND = "Turn off the lights in the bedroom."
+# Without it HA converts to mp3 with ffmpeg, which the test machine does not have.
+WAV = {tts.ATTR_PREFERRED_FORMAT: "wav"}
+
+
+@pytest.fixture
+async def entities(hass: HomeAssistant, all_port: int) -> dict[str, str]:
+    """The wyoming integration set up against the server: entity ids by domain."""
+    # Conversation (a dependency of wyoming) needs the core integration.
+    assert await async_setup_component(hass, "homeassistant", {})
+    entry = MockConfigEntry(domain="wyoming", data={"host": HOST, "port": all_port})
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    registry = er.async_get(hass)
+    found = {
+        domain: registry.async_get_entity_id(
+            domain, "wyoming", f"{entry.entry_id}-{suffix}"
+        )
+        for domain, suffix in (
+            ("stt", "stt"),
+            ("tts", "tts"),
+            ("wake_word", "wake_word"),
+        )
+    }
+    assert all(found.values()), found
+    return found  # type: ignore[return-value]
+
+
+async def _chunks(pcm: bytes) -> AsyncIterator[bytes]:
+    for offset in range(0, len(pcm), 1024):
+        yield pcm[offset : offset + 1024]
+
+
+def heard(stt_service: SttService, wav_pcm: bytes, rate: int) -> str:
+    return stt_service.transcribe(
+        np.frombuffer(to_16k(wav_pcm, rate), "<i2"), "en"
+    ).text
+
+
+async def test_stt_entity(
+    hass: HomeAssistant, entities: dict[str, str], piper: PiperVoice
+) -> None:
+    entity = stt.async_get_speech_to_text_entity(hass, entities["stt"])
+    assert entity is not None
+    assert entity.supported_languages == ["en"]
+    metadata = stt.SpeechMetadata(
+        language="en",
+        format=stt.AudioFormats.WAV,
+        codec=stt.AudioCodecs.PCM,
+        bit_rate=stt.AudioBitRates.BITRATE_16,
+        sample_rate=stt.AudioSampleRates.SAMPLERATE_16000,
+        channel=stt.AudioChannels.CHANNEL_MONO,
+    )
+    result = await entity.internal_async_process_audio_stream(
+        metadata, _chunks(piper_clip(piper, COMMAND) + silence(0.7))
+    )
+    assert result.result == stt.SpeechResultState.SUCCESS
+    assert word_error_rate(COMMAND, result.text or "") <= 0.1
+
+
+async def test_tts_entity(
+    hass: HomeAssistant, entities: dict[str, str], stt_service: SttService
+) -> None:
+    media_id = tts.generate_media_source_id(
+        hass, REPLY, engine=entities["tts"], language="en_US", options=WAV, cache=False
+    )
+    extension, data = await tts.async_get_media_source_audio(hass, media_id)
+    assert extension == "wav"
+    assert word_error_rate(REPLY, heard(stt_service, data[44:], 22050)) <= 0.15
+
+
+async def test_tts_entity_streaming(
+    hass: HomeAssistant, entities: dict[str, str], stt_service: SttService
+) -> None:
+    stream = tts.async_create_stream(hass, entities["tts"], "en_US", WAV)
+
+    async def llm() -> AsyncIterator[str]:
+        for word in REPLY.split(" "):
+            yield word + " "
+
+    stream.async_set_message_stream(llm())
+    data = b"".join([chunk async for chunk in stream.async_stream_result()])
+    assert word_error_rate(REPLY, heard(stt_service, data[44:], 22050)) <= 0.15
+
+
+async def test_wake_word_entity(
+    hass: HomeAssistant, entities: dict[str, str], piper: PiperVoice
+) -> None:
+    entity = wake_word.async_get_wake_word_detection_entity(hass, entities["wake_word"])
+    assert entity is not None
+    assert "hey_jarvis" in {w.id for w in await entity.get_supported_wake_words()}
+    pcm = silence(1) + piper_clip(piper, "Hey Jarvis.") + silence(1)
+
+    async def audio() -> AsyncIterator[tuple[bytes, int]]:
+        # HA stops listening when the audio ends: pace it like a microphone would.
+        for offset in range(0, len(pcm), 1024):
+            yield pcm[offset : offset + 1024], offset // 32
+            await asyncio.sleep(0.032)
+
+    result = await entity.async_process_audio_stream(audio(), "hey_jarvis")
+    assert result is not None
+    assert result.wake_word_id == "hey_jarvis"
+    assert result.wake_word_phrase == "Hey Jarvis"

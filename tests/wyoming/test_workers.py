@@ -1,0 +1,42 @@
+"""The worker pool's ordering, the part TTS latency under load rests on."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from wyoming_services.workers import WorkerPool
+
+
+async def test_reserved_worker_takes_urgent_job_while_others_are_busy() -> None:
+    pool = WorkerPool("test", workers=2, reserved=1)
+    release = threading.Event()
+    try:
+        long_jobs = [pool.submit(release.wait, 10, priority=1) for _ in range(2)]
+        # Both long jobs wait for the one unreserved worker; this one goes first.
+        assert (
+            await asyncio.wait_for(pool.run(lambda: "urgent", priority=0), 5)
+            == "urgent"
+        )
+        assert not any(job.done() for job in long_jobs)
+    finally:
+        release.set()
+        await asyncio.gather(*long_jobs)
+        pool.close()
+
+
+async def test_lower_priority_first_and_cancelled_jobs_skipped() -> None:
+    pool = WorkerPool("test", workers=1)
+    gate = threading.Event()
+    order: list[str] = []
+    try:
+        blocker = pool.submit(gate.wait, 10)
+        later = pool.submit(order.append, "later", priority=2)
+        skipped = pool.submit(order.append, "skipped", priority=1)
+        sooner = pool.submit(order.append, "sooner", priority=1)
+        skipped.cancel()
+        gate.set()
+        await asyncio.gather(blocker, later, sooner)
+    finally:
+        pool.close()
+    assert order == ["sooner", "later"]
