@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.jarvis.engine.loop import ProtocolMemory
+from custom_components.jarvis.engine.loop import (
+    LoopSettings,
+    ProtocolMemory,
+    _temperature,
+)
 from custom_components.jarvis.engine.modelsize import is_small_model, parameter_billions
 
 
@@ -32,3 +36,9 @@ def test_small_models_start_on_text_protocol_others_learn_it() -> None:
     assert not memory.is_text("llama3.1:8b")
     memory.use_text("llama3.1:8b")
     assert memory.is_text("llama3.1:8b")
+
+
+def test_small_models_decode_greedily_unless_told_otherwise() -> None:
+    assert _temperature(LoopSettings(model="qwen2.5:0.5b")) == 0.0
+    assert _temperature(LoopSettings(model="qwen2.5:0.5b", temperature=0.7)) == 0.7
+    assert _temperature(LoopSettings(model="llama3.1:8b")) is None

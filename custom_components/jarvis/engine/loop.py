@@ -618,6 +618,14 @@ def since_last_stop(history: Sequence[Message]) -> list[Message]:
     return list(history)
 
 
+def _temperature(settings: LoopSettings) -> float | None:
+    """Small models pick tools and arguments far more reliably greedily; servers
+    otherwise sample at their default (llama.cpp: 0.8)."""
+    if settings.temperature is not None:
+        return settings.temperature
+    return 0.0 if is_small_model(settings.model) else None
+
+
 def _routing_text(history: Sequence[Message]) -> str:
     """The request, with the previous one for follow-ups that name no verb."""
     said = [m.content for m in history if m.role == "user"]
@@ -798,7 +806,7 @@ class _Step:
             num_ctx=settings.num_ctx,
             keep_alive=settings.keep_alive,
             think=settings.think,
-            temperature=settings.temperature,
+            temperature=_temperature(settings),
         )
 
     def _fitted(self, system: str, tools: list[ToolSpec] | None) -> list[Message]:
