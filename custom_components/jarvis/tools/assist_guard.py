@@ -11,7 +11,7 @@ kind goes to the model (fast path) or waits for the user's yes (tools).
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from typing import Any, Self
+from typing import Any
 
 from hassil.recognize import RecognizeResult
 from homeassistant.components.conversation import DOMAIN as CONVERSATION_DOMAIN
@@ -22,7 +22,7 @@ import voluptuous as vol
 
 from ..const import DOMAIN, SENSITIVE_KINDS
 from .api import DATA_TOOLS, JarvisTools
-from .builtin import ConfirmActionTool
+from .builtin import ConfirmActionTool, JarvisTool
 from .safety import sensitive_kind
 
 # What HA's generic intents do to a guarded entity, said the way people say it.
@@ -125,21 +125,16 @@ def is_sensitive_intent(hass: HomeAssistant, result: RecognizeResult) -> bool:
     )
 
 
-class GuardedIntentTool(llm.Tool):
+class GuardedIntentTool(JarvisTool):
     """An Assist intent tool whose unlocking, disarming or opening waits for a yes."""
 
     def __init__(self, hub: JarvisTools, tool: llm.Tool, intent_type: str) -> None:
         """Look like the wrapped tool to every reader (name, schema, and the
         title and annotations newer HA versions add)."""
         self.__dict__.update(vars(tool))
-        self.hub = hub
+        super().__init__(hub)
         self.wrapped = tool
         self.intent_type = intent_type
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
-        """Itself: the conversation trace deep-copies the tool list, and this
-        tool holds Home Assistant, which cannot be copied."""
-        return self
 
     async def async_call(
         self,
