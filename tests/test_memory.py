@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import ServiceValidationError
 from homeassistant.setup import async_setup_component
 import pytest
 
@@ -44,6 +45,21 @@ async def test_memory_services_persist_atomically(
         DOMAIN, "clear_memory", {}, blocking=True, return_response=True
     )
     assert response == {"forgotten": 1}
+
+
+@pytest.mark.parametrize("service", ["remember", "forget"])
+async def test_blank_fact_is_refused(
+    hass: HomeAssistant, hass_storage: dict[str, Any], service: str
+) -> None:
+    assert await async_setup_component(hass, DOMAIN, {})
+    await hass.services.async_call(
+        DOMAIN, "remember", {"text": "the cat is Tom"}, blocking=True
+    )
+    with pytest.raises(ServiceValidationError) as raised:
+        await hass.services.async_call(DOMAIN, service, {"text": "  "}, blocking=True)
+    assert raised.value.translation_key == "empty_text"
+    facts = await async_get_memory(hass).recall("household", "cat")
+    assert [fact.text for fact in facts] == ["the cat is Tom"]
 
 
 async def test_memory_survives_a_restart(

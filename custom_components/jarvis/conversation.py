@@ -18,6 +18,9 @@ from .const import CONF_PROMPT, DOMAIN, SUBENTRY_CONVERSATION
 from .entity import JarvisLLMEntity
 from .tools.assist_guard import guard_assist_tools, is_sensitive_intent
 
+# Agents answer concurrently; the LLM server queues what it cannot run at once.
+PARALLEL_UPDATES = 0
+
 
 async def async_setup_entry(
     hass: HomeAssistant,

@@ -9,6 +9,7 @@ from homeassistant.core import (
     SupportsResponse,
     callback,
 )
+from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers.storage import Store
 from homeassistant.util.hass_dict import HassKey
@@ -45,16 +46,20 @@ def async_setup_services(hass: HomeAssistant) -> None:
     def user_of(call: ServiceCall) -> str:
         return str(call.data.get(ATTR_USER_ID) or HOUSEHOLD)
 
+    def text_of(call: ServiceCall) -> str:
+        # A blank fact would be stored (or match everything when forgetting).
+        if not (text := str(call.data[ATTR_TEXT]).strip()):
+            raise ServiceValidationError(
+                translation_domain=DOMAIN, translation_key="empty_text"
+            )
+        return text
+
     async def remember(call: ServiceCall) -> ServiceResponse:
-        fact = await async_get_memory(hass).remember(
-            user_of(call), call.data[ATTR_TEXT]
-        )
+        fact = await async_get_memory(hass).remember(user_of(call), text_of(call))
         return {"remembered": fact.text}
 
     async def forget(call: ServiceCall) -> ServiceResponse:
-        removed = await async_get_memory(hass).forget(
-            user_of(call), call.data[ATTR_TEXT]
-        )
+        removed = await async_get_memory(hass).forget(user_of(call), text_of(call))
         return {"forgotten": removed}
 
     async def clear_memory(call: ServiceCall) -> ServiceResponse:
