@@ -37,6 +37,8 @@ class Reply:
     # With tools in the request: HTTP 400, as a model without tool support gets.
     reject_tools: bool = False
     delay: float = 0.0
+    # Pause after each streamed piece, like a model generating in real time.
+    piece_delay: float = 0.0
     # Stream whatever content there is, then send nothing until the client leaves.
     hang: bool = False
     # Sent verbatim (status 200) instead of a well-formed reply.
@@ -65,6 +67,9 @@ class ScriptedLLMServer:
         self.api_key = api_key
         self.requests: list[dict[str, Any]] = []
         self.disconnects = 0
+        # Set to serve llama.cpp's /apply-template and /tokenize, counting one
+        # token per this many characters of the rendered prompt.
+        self.tokenizer_chars_per_token: float | None = None
         self._disconnected = asyncio.Event()
         self._queue: deque[Reply] = deque()
         self._runner: web.AppRunner | None = None
@@ -103,6 +108,8 @@ class ScriptedLLMServer:
         app.router.add_get("/v1/models", self._openai_models)
         app.router.add_post("/v1/chat/completions", self._openai_chat)
         app.router.add_get("/health", self._health)
+        app.router.add_post("/apply-template", self._apply_template)
+        app.router.add_post("/tokenize", self._tokenize)
         # handler_cancellation: like Ollama and llama.cpp, stop generating when
         # the client goes away (and let tests count it). Short shutdown timeout:
         # hanging handlers must not stall stop().
@@ -159,7 +166,7 @@ class ScriptedLLMServer:
             async for frame in frames:
                 await response.write(frame)
                 # Yield so the client sees separate chunks, not one coalesced write.
-                await asyncio.sleep(0)
+                await asyncio.sleep(reply.piece_delay)
             if reply.hang:
                 await asyncio.Event().wait()
             await response.write_eof()
@@ -181,6 +188,24 @@ class ScriptedLLMServer:
 
     async def _health(self, request: web.Request) -> web.Response:
         return web.json_response({"status": "ok"})
+
+    # llama.cpp's tokenizer routes, at the server root
+
+    async def _apply_template(self, request: web.Request) -> web.Response:
+        if self.tokenizer_chars_per_token is None:
+            raise web.HTTPNotFound
+        body: dict[str, Any] = await request.json()
+        parts = [f"<{m['role']}>{m.get('content') or ''}" for m in body["messages"]]
+        if body.get("tools"):
+            parts.insert(0, json.dumps(body["tools"]))
+        return web.json_response({"prompt": "\n".join(parts)})
+
+    async def _tokenize(self, request: web.Request) -> web.Response:
+        if self.tokenizer_chars_per_token is None:
+            raise web.HTTPNotFound
+        body: dict[str, Any] = await request.json()
+        count = int(len(body["content"]) / self.tokenizer_chars_per_token)
+        return web.json_response({"tokens": list(range(count))})
 
     # Ollama: /api/*
 

@@ -16,8 +16,11 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.jarvis.const import (
     CONF_API_KEY,
     CONF_BACKEND,
+    CONF_MEMORY,
     CONF_MODEL,
+    CONF_PLANNER,
     CONF_PREFER_LOCAL,
+    CONF_TOOL_ROUTER,
     CONF_URL,
     DOMAIN,
     SUBENTRY_CONVERSATION,
@@ -25,7 +28,9 @@ from custom_components.jarvis.const import (
 from custom_components.jarvis.diagnostics import async_get_config_entry_diagnostics
 from custom_components.jarvis.engine.phrases import LLM_UNAVAILABLE
 from custom_components.jarvis.entity import ToolNames, history_from_chat_log
+from custom_components.jarvis.memory import async_get_memory
 from tests.common import async_setup_demo_lights
+from tests.engine.test_cache import planner_calls
 from tests.scripted_llm import Reply, ScriptedLLMServer
 
 pytestmark = pytest.mark.usefixtures("ha_core")
@@ -39,10 +44,12 @@ async def setup_jarvis(
     backend: str = "openai",
     *,
     prefer_local: bool = False,
+    **agent: Any,
 ) -> tuple[MockConfigEntry, str]:
     """Demo home plus a Jarvis entry whose agent may use the Assist API.
 
-    The fast path is off unless asked for, so the LLM loop is what's tested.
+    The fast path is off unless asked for, so the LLM loop is what's tested;
+    `agent` adds to the agent's settings.
     """
     await async_setup_demo_lights(hass)
     await hass.services.async_call(
@@ -57,6 +64,7 @@ async def setup_jarvis(
                     CONF_MODEL: "test-model",
                     CONF_LLM_HASS_API: ["assist"],
                     CONF_PREFER_LOCAL: prefer_local,
+                    **agent,
                 },
                 subentry_type=SUBENTRY_CONVERSATION,
                 title="Jarvis",
@@ -350,3 +358,73 @@ async def test_greetings_are_left_to_the_persona(
 
     assert speech(response) == "Good evening. How may I help?"
     assert not scripted_llm.chat_requests[0]["json"].get("tools")
+
+
+async def test_a_conversation_plans_a_repeated_request_once(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    _, agent = await setup_jarvis(hass, scripted_llm, **{CONF_PLANNER: True})
+    plan = Reply(content='1. HassTurnOn: {"name": "Kitchen Lights"}\n2. reply')
+    call = Reply(tool_calls=[("HassTurnOn", {"name": "Kitchen Lights"})])
+    scripted_llm.script(plan, call, Reply(content="On."), call, Reply(content="On."))
+    first = await process(hass, agent, "turn on the kitchen lights")
+    await process(hass, agent, "turn on the kitchen lights", first["conversation_id"])
+    assert planner_calls(scripted_llm) == 1
+
+    # A new conversation starts with an empty cache.
+    scripted_llm.script(plan, call, Reply(content="On."))
+    await process(hass, agent, "turn on the kitchen lights")
+    assert planner_calls(scripted_llm) == 2
+
+
+async def test_a_small_model_runs_its_plan_and_only_writes_the_reply(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    _, agent = await setup_jarvis(
+        hass, scripted_llm, **{CONF_PLANNER: True, CONF_MODEL: "qwen2.5-coder:0.5b"}
+    )
+    scripted_llm.script(
+        Reply(content='1. HassTurnOn: {"name": "Kitchen Lights"}\n2. reply'),
+        Reply(content="The kitchen lights are on."),
+    )
+    trace.async_clear_traces()
+    response = await process(hass, agent, "turn on the kitchen lights")
+
+    assert hass.states.get(KITCHEN).state == "on"
+    assert speech(response) == "The kitchen lights are on."
+    assert len(scripted_llm.chat_requests) == 2
+    answer = scripted_llm.chat_requests[1]["json"]["messages"]
+    assert "Kitchen Lights" in answer[-2]["content"]  # the tool result, as text
+    events = trace.async_get_traces()[-1].as_dict()["events"]
+    tool_events = [e for e in events if e["event_type"] == "tool_call"]
+    assert [e["data"]["tool_name"] for e in tool_events] == ["HassTurnOn"]
+
+
+@pytest.mark.parametrize("on", [True, False])
+async def test_each_engine_switch_works_per_agent(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, on: bool
+) -> None:
+    _, agent = await setup_jarvis(
+        hass,
+        scripted_llm,
+        **{CONF_PLANNER: on, CONF_TOOL_ROUTER: on, CONF_MEMORY: on},
+    )
+    if not on:
+        scripted_llm.script(Reply(content="Noted."))
+    await process(hass, agent, "remember that the cat is called Tom")
+    # Memory: a plain "remember" is kept, without the LLM.
+    facts = await async_get_memory(hass).recall("household", "cat")
+    assert bool(facts) is on
+    assert len(scripted_llm.chat_requests) == (0 if on else 1)
+
+    scripted_llm.requests.clear()
+    plan = Reply(content='1. HassTurnOn: {"name": "Kitchen Lights"}\n2. reply')
+    scripted_llm.script(*([plan] if on else []), Reply(content="On."))
+    await process(hass, agent, "turn on the kitchen lights")
+    # Planner: a planning call first.
+    assert planner_calls(scripted_llm) == (1 if on else 0)
+    # Router: a short allow-list with the tool_search escape hatch.
+    step = scripted_llm.chat_requests[-1]["json"]
+    tools = [tool["function"]["name"] for tool in step["tools"]]
+    assert ("tool_search" in tools) is on
+    assert ("HassCancelAllTimers" in tools) is not on

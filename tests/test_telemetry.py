@@ -9,7 +9,12 @@ from typing import Any
 from freezegun.api import FrozenDateTimeFactory
 from homeassistant.components.conversation import trace
 from homeassistant.config_entries import SOURCE_REAUTH
-from homeassistant.const import STATE_OFF, STATE_ON, EntityCategory
+from homeassistant.const import (
+    CONF_LLM_HASS_API,
+    STATE_OFF,
+    STATE_ON,
+    EntityCategory,
+)
 from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import entity_registry as er, issue_registry as ir
 from homeassistant.util import dt as dt_util
@@ -20,7 +25,7 @@ from pytest_homeassistant_custom_component.common import (
     mock_restore_cache_with_extra_data,
 )
 
-from custom_components.jarvis.const import DOMAIN
+from custom_components.jarvis.const import CONF_NUM_CTX, DOMAIN
 from custom_components.jarvis.diagnostics import async_get_config_entry_diagnostics
 from custom_components.jarvis.engine.phrases import LLM_UNAVAILABLE
 from custom_components.jarvis.telemetry import TURN_FAILED, redact_arguments
@@ -170,6 +175,32 @@ async def test_memory_command_is_traced_without_a_protocol(
     assert scripted_llm.chat_requests == []
 
 
+async def test_long_conversation_is_summarised_and_traced(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """Past the context, the oldest turns (all of them, however many) fold
+    into a summary that the model gets and the trace reports."""
+    entry, agent = await setup_jarvis(hass, scripted_llm)
+    subentry = next(iter(entry.subentries.values()))
+    hass.config_entries.async_update_subentry(
+        entry,
+        subentry,
+        data={**subentry.data, CONF_LLM_HASS_API: [], CONF_NUM_CTX: 2048},
+    )
+    await hass.async_block_till_done()
+    filler = "and tell me about the weather tomorrow " * 16
+    said = ["hello", "my dog is called Biscuit", *(f"{n} {filler}" for n in range(18))]
+    conversation_id = None
+    for text in said:
+        scripted_llm.script(Reply(content="Noted."))
+        response = await process(hass, agent, text, conversation_id)
+        conversation_id = response["conversation_id"]
+
+    assert jarvis_detail()["context"]["summarised_turns"] > 10
+    summary = scripted_llm.chat_requests[-1]["json"]["messages"][1]["content"]
+    assert "my dog is called Biscuit" in summary
+
+
 async def test_server_error_is_traced_and_raises_the_problem(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:
@@ -265,6 +296,26 @@ async def test_unload_removes_the_repair(
 
     assert await hass.config_entries.async_unload(entry.entry_id)
     assert server_issue(hass, entry) is None
+
+
+async def test_server_checks_stop_with_home_assistant(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Stopping does not unload entries; the check must not outlive the shared
+    HTTP session, which closes as Home Assistant stops."""
+    await setup_jarvis(hass, scripted_llm)
+    await hass.async_stop()
+    checks = len(scripted_llm.requests)
+    caplog.clear()
+
+    await check_server(hass, 61)
+
+    assert len(scripted_llm.requests) == checks
+    assert [
+        r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING
+    ] == []
 
 
 async def test_sensors_update_after_each_turn(

@@ -33,6 +33,7 @@ from wyoming.wake import Detect
 from .audio import RATE, PcmConverter
 
 HOST = "127.0.0.1"
+WAV_HEADER_BYTES = 44
 
 
 # -- clips (16 kHz, 16-bit mono PCM) ------------------------------------------------
@@ -69,6 +70,19 @@ def espeak_clip(text: str, voice: str = "en-us", speed: int = 160) -> bytes:
         return to_16k(
             wav_file.readframes(wav_file.getnframes()), wav_file.getframerate()
         )
+
+
+def wav_to_16k(wav: bytes) -> bytes:
+    """A 16-bit mono WAV file's audio, resampled to 16 kHz.
+
+    Takes streamed WAVs too, whose header says 0 frames: the audio is
+    everything after the canonical 44-byte header.
+    """
+    with wave.open(io.BytesIO(wav)) as wav_file:
+        rate = wav_file.getframerate()
+        if (wav_file.getsampwidth(), wav_file.getnchannels()) != (2, 1):
+            raise ValueError("not 16-bit mono")
+    return to_16k(wav[WAV_HEADER_BYTES:], rate)
 
 
 def silence(seconds: float) -> bytes:

@@ -104,6 +104,9 @@ async def async_unload_entry(hass: HomeAssistant, entry: JarvisConfigEntry) -> b
         return False
     for server in entry.runtime_data.mcp.values():
         server.async_stop()
+    # The server check uses the client: stop it first.
+    if (monitor := entry.runtime_data.telemetry.server) is not None:
+        await monitor.async_shutdown()
     await entry.runtime_data.client.close()
     return True
 

@@ -15,8 +15,11 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import JarvisConfigEntry
 from .const import CONF_PROMPT, DOMAIN, SUBENTRY_CONVERSATION
+from .engine.persona import persona_name, with_name
 from .entity import JarvisLLMEntity
 from .tools.assist_guard import guard_assist_tools, is_sensitive_intent
+from .tools.home import home_api
+from .wake_word import async_wake_phrase
 
 # Agents answer concurrently; the LLM server queues what it cannot run at once.
 PARALLEL_UPDATES = 0
@@ -87,11 +90,16 @@ class JarvisConversationEntity(
                 conversation_id=chat_log.conversation_id,
                 continue_conversation=chat_log.continue_conversation,
             )
+        prompt: str | None = self.subentry.data.get(CONF_PROMPT)
+        if prompt is not None:
+            # The persona answers to the name the user woke it with.
+            name = persona_name(async_wake_phrase(self.hass, user_input))
+            prompt = with_name(prompt, name)
         try:
             await chat_log.async_provide_llm_data(
                 user_input.as_llm_context(DOMAIN),
-                self.llm_apis,
-                self.subentry.data.get(CONF_PROMPT),
+                home_api(self.hass, self.llm_apis),
+                prompt,
                 user_input.extra_system_prompt,
             )
         except conversation.ConverseError as err:

@@ -32,6 +32,7 @@ from .const import (
     ENGINE_FEATURE_DEFAULTS,
     TOOL_CONFIRM_ACTION,
 )
+from .engine.cache import ConversationCaches
 from .engine.loop import (
     Delta,
     LoopSettings,
@@ -43,9 +44,7 @@ from .engine.loop import (
 )
 from .engine.types import JsonObject, Message, ToolCall, ToolSpec
 from .memory import HOUSEHOLD, async_get_memory
-
-# Earlier turns sent with each request; the rest of the chat log stays in HA.
-MAX_HISTORY_MESSAGES = 24
+from .tools.builtin import model_names
 
 
 class ToolNames:
@@ -58,11 +57,7 @@ class ToolNames:
     def __init__(self, api: llm.APIInstance | None) -> None:
         tools = api.tools if api else []
         full_names = [tool.name for tool in tools]
-        # Only the merge's namespace goes: MCP tools keep their server prefix.
-        shorts = [
-            tool.tool.name if isinstance(tool, llm.NamespacedTool) else tool.name
-            for tool in tools
-        ]
+        shorts = model_names(tools)
         counts = Counter(shorts)
         self._to_full = {
             short if counts[short] == 1 else full: full
@@ -98,7 +93,11 @@ def tool_specs(api: llm.APIInstance | None, names: ToolNames) -> list[ToolSpec]:
 def history_from_chat_log(
     chat_log: conversation.ChatLog, names: ToolNames
 ) -> tuple[str, list[Message]]:
-    """The system prompt and the recent turns of a chat log, as engine messages."""
+    """The system prompt and the turns of a chat log, as engine messages.
+
+    All of them: the engine's context budget folds what does not fit into a
+    summary, which a cut here would lose.
+    """
     system_prompt = ""
     messages: list[Message] = []
     answered = {
@@ -130,17 +129,7 @@ def history_from_chat_log(
                     name=names.short(content.tool_name),
                 )
             )
-    return system_prompt, _recent(messages)
-
-
-def _recent(messages: list[Message]) -> list[Message]:
-    """Trim to recent messages, starting at a user turn so no tool group is split."""
-    if len(messages) <= MAX_HISTORY_MESSAGES:
-        return messages
-    start = len(messages) - MAX_HISTORY_MESSAGES
-    while start < len(messages) - 1 and messages[start].role != "user":
-        start += 1
-    return messages[start:]
+    return system_prompt, messages
 
 
 class ChatLogHost:
@@ -222,6 +211,8 @@ class JarvisLLMEntity(Entity):
             model=subentry.data[CONF_MODEL],
             entry_type=dr.DeviceEntryType.SERVICE,
         )
+        # Planner, router and memory results of this agent's conversations.
+        self._caches = ConversationCaches()
 
     @property
     def llm_apis(self) -> list[str]:
@@ -273,6 +264,7 @@ class JarvisLLMEntity(Entity):
             runtime.protocols,
             memory,
             runtime.tokens,
+            cache=self._caches.get(chat_log.conversation_id),
         )
         result = await loop.run(
             system_prompt=system_prompt,

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
-from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
+from homeassistant.const import EVENT_HOMEASSISTANT_STOP
+from homeassistant.core import CALLBACK_TYPE, Event, HomeAssistant, callback
 from homeassistant.exceptions import ConfigEntryAuthFailed
 from homeassistant.helpers import intent, issue_registry as ir, llm
 from homeassistant.helpers.update_coordinator import DataUpdateCoordinator
@@ -343,6 +344,12 @@ class ServerMonitor(DataUpdateCoordinator[ServerStatus]):
         # User and password never belong in a repair message.
         self._url = str(URL(entry.data[CONF_URL]).with_user(None))
         self._issue_id = f"{ISSUE_SERVER_UNREACHABLE}_{entry.entry_id}"
+        # Home Assistant stops an entry's coordinator only when the entry
+        # unloads, which stopping does not do: left alone, the check would run
+        # on after the shared HTTP session closed.
+        self._unsub_stop: CALLBACK_TYPE | None = hass.bus.async_listen_once(
+            EVENT_HOMEASSISTANT_STOP, self._async_hass_stopping
+        )
 
     async def _async_update_data(self) -> ServerStatus:
         try:
@@ -378,8 +385,16 @@ class ServerMonitor(DataUpdateCoordinator[ServerStatus]):
 
     async def async_shutdown(self) -> None:
         """An unloaded entry leaves no repair issue behind."""
+        if self._unsub_stop is not None:
+            self._unsub_stop()
+            self._unsub_stop = None
         await super().async_shutdown()
         ir.async_delete_issue(self.hass, DOMAIN, self._issue_id)
+
+    async def _async_hass_stopping(self, _event: Event) -> None:
+        """Stop checking; the repair issue stays as the last check left it."""
+        self._unsub_stop = None  # a listener fired once is gone already
+        await super().async_shutdown()
 
     @callback
     def _async_track(self, status: ServerStatus) -> None:

@@ -10,6 +10,18 @@ import pytest_socket
 from scripts.llm_server import LlamaServer
 from scripts.models import MODELS_DIR, model_path
 
+# The voice pipeline tests run Jarvis's real Wyoming servers too.
+from tests.wyoming.conftest import (  # noqa: F401
+    all_port,
+    piper,
+    serve,
+    stt_service,
+    tts_service,
+    voice_dir,
+    wake_dir,
+    wake_service,
+)
+
 MODEL = "qwen2.5-coder-0.5b"
 
 

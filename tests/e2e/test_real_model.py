@@ -29,9 +29,8 @@ pytestmark = [
 KITCHEN = "light.kitchen_lights"
 
 
-async def test_turn_on_kitchen_lights_with_real_model(
-    hass: HomeAssistant, llama_server: LlamaServer
-) -> None:
+async def setup_real_jarvis(hass: HomeAssistant, llama_server: LlamaServer) -> str:
+    """Demo lights (kitchen off) and a Jarvis agent on the real model: its entity id."""
     await async_setup_demo_lights(hass)
     await hass.services.async_call(
         "light", "turn_off", {"entity_id": KITCHEN}, blocking=True
@@ -55,9 +54,15 @@ async def test_turn_on_kitchen_lights_with_real_model(
     entry.add_to_hass(hass)
     assert await hass.config_entries.async_setup(entry.entry_id)
     await hass.async_block_till_done()
-    agent = next(
+    return next(
         e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
     )
+
+
+async def test_turn_on_kitchen_lights_with_real_model(
+    hass: HomeAssistant, llama_server: LlamaServer
+) -> None:
+    agent = await setup_real_jarvis(hass, llama_server)
 
     started = time.monotonic()
     response = await hass.services.async_call(

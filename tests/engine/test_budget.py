@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from custom_components.jarvis.engine.budget import TokenEstimator, fit
+from custom_components.jarvis.engine.llm import OpenAIClient
 from custom_components.jarvis.engine.llm.base import LLMClient
 from custom_components.jarvis.engine.types import Message, ToolCall
 from tests.engine.test_loop import make_host, run_loop
@@ -87,3 +90,32 @@ async def test_loop_keeps_prompts_within_the_context(
     assert sum(len(str(m.get("content") or "")) for m in sent) < (2048 - 256) * 3.2
     assert "my name is Bob" in sent[1]["content"]
     assert result.summarised_turns > 0
+
+
+@pytest.mark.parametrize(("tokenizer", "folded"), [(None, False), (2.0, True)])
+async def test_server_tokenizer_catches_what_the_estimate_lets_through(
+    scripted_llm: ScriptedLLMServer, tokenizer: float | None, folded: bool
+) -> None:
+    """A prompt the character estimate fits, but the server counts past the
+    context (two characters a token here), is fitted again before it is sent."""
+    scripted_llm.tokenizer_chars_per_token = tokenizer
+    scripted_llm.script(Reply(content="Your name is Bob."))
+    client = OpenAIClient(scripted_llm.url)
+    host, _ = make_host()
+    try:
+        result = await run_loop(
+            client,
+            host,
+            history=[*conversation(4), Message("user", "what's my name?")],
+            tools=[],
+            context_size=2048,
+            max_tokens=256,
+        )
+    finally:
+        await client.close()
+
+    assert (result.summarised_turns > 0) is folded
+    if tokenizer:
+        sent = scripted_llm.chat_requests[0]["json"]["messages"]
+        chars = sum(len(str(m.get("content") or "")) for m in sent)
+        assert chars / tokenizer <= 2048 - 256

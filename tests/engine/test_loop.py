@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from custom_components.jarvis.engine.cache import ConversationCache
 from custom_components.jarvis.engine.llm import create_client
 from custom_components.jarvis.engine.llm.base import LLMClient
 from custom_components.jarvis.engine.loop import (
@@ -82,9 +83,13 @@ def run_loop(
     history: list[Message] | None = None,
     tools: list[ToolSpec] | None = None,
     language: str = "en",
+    model: str = "test-model",
+    cache: ConversationCache | None = None,
     **settings: Any,
 ) -> Any:
-    loop = ReplyLoop(client, LoopSettings(model="test-model", **settings), protocols)
+    loop = ReplyLoop(
+        client, LoopSettings(model=model, **settings), protocols, cache=cache
+    )
     return loop.run(
         system_prompt="You are Jarvis.",
         history=history or USER,

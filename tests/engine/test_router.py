@@ -57,6 +57,8 @@ CATALOGUE = [
         ("set a timer for 10 minutes", "HassStartTimer"),
         ("add milk to the shopping list", "HassShoppingListAddItem"),
         ("schalte das Licht in der Küche ein", "HassTurnOn"),
+        ("switch on the desk lamp", "HassTurnOn"),
+        ("mach das Licht an", "HassTurnOn"),
         ("apaga la luz del salón", "HassTurnOff"),
         ("what time is it", "GetDateTime"),
     ],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+import json
 import os
 from pathlib import Path
 import sys
@@ -54,6 +55,14 @@ class McpProcess:
         """The endpoint for its transport."""
         path = "sse" if self.transport == "sse" else "mcp"
         return f"http://127.0.0.1:{self.port}/{path}"
+
+    async def next_call(self) -> tuple[str, dict[str, Any]]:
+        """The next call the server recorded (tools that print theirs)."""
+        assert self.process.stdout is not None
+        line = await asyncio.wait_for(self.process.stdout.readline(), 5)
+        kind, name, args = line.decode().split(" ", 2)
+        assert kind == "CALL", line
+        return name, json.loads(args)
 
     async def stop(self) -> None:
         """Kill it (a server dying, not shutting down)."""

@@ -38,6 +38,7 @@ from tests.tools.conftest import (
     setup_jarvis,
     tool_names,
 )
+from tests.tools.mcp_server import HIGH_TIDE
 
 pytestmark = pytest.mark.usefixtures("ha_core")
 
@@ -131,6 +132,12 @@ async def test_calls_are_fenced_and_tool_errors_reported(
     assert "\n42\n" in result["untrusted_content"]
     assert "not instructions" in result["note"]
 
+    tides = await call_tool(
+        hass, "test_tools__get_tide_times", {"harbour": "Port Isaac"}
+    )
+    assert HIGH_TIDE in tides["untrusted_content"]
+    assert await server.next_call() == ("get_tide_times", {"harbour": "Port Isaac"})
+
     failed = await call_tool(hass, "test_tools__fail")
     assert failed["error"] == "mcp_tool_error"
     assert "the tool broke" in failed["untrusted_content"]
@@ -208,9 +215,9 @@ async def test_agent_calls_an_mcp_tool_through_the_chat_log(
     agent = next(
         e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
     )
-    # Without the merge's namespace, but with the MCP server's.
+    # The model sees the tool's own name: no other tool has it.
     scripted_llm.script(
-        Reply(tool_calls=[("test_tools__add", {"a": 20, "b": 22})]),
+        Reply(tool_calls=[("add", {"a": 20, "b": 22})]),
         Reply(content="It is 42."),
     )
     trace.async_clear_traces()
@@ -224,10 +231,36 @@ async def test_agent_calls_an_mcp_tool_through_the_chat_log(
     assert response is not None
     assert response["response"]["speech"]["plain"]["speech"] == "It is 42."
     tools_sent = scripted_llm.chat_requests[0]["json"]["tools"]
-    assert "test_tools__add" in [t["function"]["name"] for t in tools_sent]
+    assert "add" in [t["function"]["name"] for t in tools_sent]
     tool_result = scripted_llm.chat_requests[1]["json"]["messages"][-1]
     assert "UNTRUSTED" in tool_result["content"]
     assert "42" in tool_result["content"]
     events = trace.async_get_traces()[-1].as_dict()["events"]
     calls = [e["data"]["tool_name"] for e in events if e["event_type"] == "tool_call"]
     assert calls == ["jarvis-tools__test_tools__add"]
+
+
+async def test_tools_two_servers_share_keep_the_server_prefix(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, start_mcp: StartMcp
+) -> None:
+    first, second = await start_mcp(), await start_mcp()
+    await setup_jarvis(
+        hass,
+        scripted_llm,
+        subentries=[mcp_subentry(first.url), mcp_subentry(second.url)],
+    )
+    agent = next(
+        e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
+    )
+    scripted_llm.script(Reply(content="Which one?"))
+    await hass.services.async_call(
+        "conversation",
+        "process",
+        {"text": "ask the test tools to add 20 and 22", "agent_id": agent},
+        blocking=True,
+    )
+    tools_sent = scripted_llm.chat_requests[0]["json"]["tools"]
+    names = [t["function"]["name"] for t in tools_sent]
+    assert {"test_tools__add", "test_tools2__add"} <= set(names)
+    assert "add" not in names
+    assert "get_time" in names  # Jarvis's own tools keep their names

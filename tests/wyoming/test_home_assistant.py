@@ -21,14 +21,22 @@ REPLY = "The garage door is closed. All the lights are off."
 COMMAND = "Turn off the lights in the bedroom."
 # Without it HA converts to mp3 with ffmpeg, which the test machine does not have.
 WAV = {tts.ATTR_PREFERRED_FORMAT: "wav"}
+# What the servers take: 16 kHz, 16-bit mono PCM.
+PCM_16K = stt.SpeechMetadata(
+    language="en",
+    format=stt.AudioFormats.WAV,
+    codec=stt.AudioCodecs.PCM,
+    bit_rate=stt.AudioBitRates.BITRATE_16,
+    sample_rate=stt.AudioSampleRates.SAMPLERATE_16000,
+    channel=stt.AudioChannels.CHANNEL_MONO,
+)
 
 
-@pytest.fixture
-async def entities(hass: HomeAssistant, all_port: int) -> dict[str, str]:
+async def setup_wyoming(hass: HomeAssistant, port: int) -> dict[str, str]:
     """The wyoming integration set up against the server: entity ids by domain."""
     # Conversation (a dependency of wyoming) needs the core integration.
     assert await async_setup_component(hass, "homeassistant", {})
-    entry = MockConfigEntry(domain="wyoming", data={"host": HOST, "port": all_port})
+    entry = MockConfigEntry(domain="wyoming", data={"host": HOST, "port": port})
     entry.add_to_hass(hass)
     assert await hass.config_entries.async_setup(entry.entry_id)
     await hass.async_block_till_done()
@@ -45,6 +53,11 @@ async def entities(hass: HomeAssistant, all_port: int) -> dict[str, str]:
     }
     assert all(found.values()), found
     return found  # type: ignore[return-value]
+
+
+@pytest.fixture
+async def entities(hass: HomeAssistant, all_port: int) -> dict[str, str]:
+    return await setup_wyoming(hass, all_port)
 
 
 async def _chunks(pcm: bytes) -> AsyncIterator[bytes]:
@@ -64,16 +77,8 @@ async def test_stt_entity(
     entity = stt.async_get_speech_to_text_entity(hass, entities["stt"])
     assert entity is not None
     assert entity.supported_languages == ["en"]
-    metadata = stt.SpeechMetadata(
-        language="en",
-        format=stt.AudioFormats.WAV,
-        codec=stt.AudioCodecs.PCM,
-        bit_rate=stt.AudioBitRates.BITRATE_16,
-        sample_rate=stt.AudioSampleRates.SAMPLERATE_16000,
-        channel=stt.AudioChannels.CHANNEL_MONO,
-    )
     result = await entity.internal_async_process_audio_stream(
-        metadata, _chunks(piper_clip(piper, COMMAND) + silence(0.7))
+        PCM_16K, _chunks(piper_clip(piper, COMMAND) + silence(0.7))
     )
     assert result.result == stt.SpeechResultState.SUCCESS
     assert word_error_rate(COMMAND, result.text or "") <= 0.1

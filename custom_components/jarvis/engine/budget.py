@@ -1,9 +1,11 @@
 """The context budget: keep every prompt within the model's context window.
 
 Tokens are estimated from characters with a ratio calibrated against the
-token counts the server reports. Over budget, long tool results are shortened
-first; then the oldest turns are folded into one summary message, never
-splitting a tool call from its result and keeping the latest turns verbatim.
+token counts the server reports; where the server has a tokenizer, each
+request is checked with it before it is sent. Over budget, long tool results
+are shortened first; then the oldest turns are folded into one summary message,
+never splitting a tool call from its result and keeping the latest turns
+verbatim.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 import json
 
+from .llm.base import ChatRequest, TokenCounter
 from .types import Message, ToolSpec
 
 # Characters per token before any calibration: conservative for English and
@@ -66,6 +69,28 @@ def prompt_chars(
         for tool in tools
     )
     return total
+
+
+async def over_limit(
+    client: object, request: ChatRequest, limit: int, estimator: TokenEstimator
+) -> bool:
+    """Whether the server's tokenizer counts `request` past `limit` tokens when
+    the estimate did not; then the estimator takes the server's ratio at once,
+    so fitting again folds enough.
+
+    One count of the finished request per call: exact where fitting needs many
+    quick estimates of candidates, and a few milliseconds beside the call itself.
+    """
+    if not isinstance(client, TokenCounter):
+        return False
+    counted = await client.count_tokens(request)
+    if counted is None or counted <= limit:
+        return False
+    before = estimator.chars_per_token
+    estimator.calibrate(
+        prompt_chars("", request.messages, request.tools or ()), counted
+    )
+    return estimator.chars_per_token < before
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,9 @@ import re
 import time
 from typing import Literal, Protocol
 
-from .budget import TokenEstimator, fit, prompt_chars
+from .budget import TokenEstimator, fit, over_limit, prompt_chars
+from .cache import ConversationCache
+from .digest import MAX_RAW_CHARS, digest_chars, tool_result_text
 from .llm.base import (
     ChatRequest,
     LLMClient,
@@ -26,7 +28,13 @@ from .llm.base import (
     LLMToolsRejectedError,
     Usage,
 )
-from .memory import MEMORY_TOOLS, LongTermMemory, digest, memory_command
+from .memory import (
+    MEMORY_TOOLS,
+    Fact,
+    LongTermMemory,
+    memory_command,
+    memory_section,
+)
 from .modelsize import is_small_model
 from .output import ReleaseGate, ThinkFilter, strip_think
 from .phrases import (
@@ -39,9 +47,16 @@ from .phrases import (
     STOPPED,
     phrase,
 )
-from .planner import REPLY, Plan, PlanStep, make_plan
+from .planner import MEMORY, REPLY, Plan, PlanStep, grounded, make_plan
 from .redact import redact
-from .router import TOOL_SEARCH, ToolRouter, is_small_talk
+from .router import (
+    TOOL_SEARCH,
+    Route,
+    ToolRouter,
+    fits,
+    is_question,
+    is_small_talk,
+)
 from .speech import clean_for_speech
 from .textproto import (
     new_call,
@@ -57,7 +72,6 @@ from .types import JsonObject, Message, ToolCall, ToolSpec
 _LOGGER = logging.getLogger(__name__)
 
 type Protocol_ = Literal["native", "text"]
-MAX_TOOL_RESULT_CHARS = 4000
 
 REPAIR_INSTRUCTION = (
     "Answer the user's last message now in one or two short plain sentences, "
@@ -247,6 +261,10 @@ class TurnResult:
     # What the context budget had to do: tool results shortened, turns summarised.
     shortened_results: int = 0
     summarised_turns: int = 0
+    # What came from the conversation's cache: plan | route | memory
+    cache_hits: list[str] = field(default_factory=list)
+    # Tool calls run straight from the plan, without the chat model.
+    planned_calls: int = 0
 
 
 # --- The loop -----------------------------------------------------------------
@@ -262,12 +280,16 @@ class ReplyLoop:
         protocols: ProtocolMemory | None = None,
         memory: LongTermMemory | None = None,
         estimator: TokenEstimator | None = None,
+        *,
+        cache: ConversationCache | None = None,
     ) -> None:
         self._client = client
         self._settings = settings
         self._protocols = protocols or ProtocolMemory()
         self._memory = memory
         self._estimator = estimator or TokenEstimator()
+        # This conversation's planner, router and memory results.
+        self._cache = cache or ConversationCache()
 
     async def run(
         self,
@@ -281,60 +303,59 @@ class ReplyLoop:
     ) -> TurnResult:
         """Answer the last user message in `history`."""
         started = time.monotonic()
+        if sum(1 for m in history if m.role == "user") <= 1:
+            self._cache.clear()  # a new conversation
         history = since_last_stop(history)
         request = next((m.content for m in reversed(history) if m.role == "user"), "")
         if is_stop_request(request):
+            self._cache.clear()
             result = TurnResult(text=phrase(STOPPED, language), ended="stopped")
             await host.run_step(_say_text(result.text))
             return result
         if self._memory is not None and (command := memory_command(request)):
             return await self._memory_command(command, user, host, language, started)
-        plan = Plan()
-        if self._settings.tool_router and is_small_talk(request):
-            # A reply-only plan, known without asking the model.
-            plan = Plan([PlanStep(REPLY, "small talk")])
-        elif self._settings.planner and tools:
-            plan = await make_plan(
-                self._client,
-                self._settings.model,
-                request,
-                history[:-1],
-                tools,
-                time_limit=self._settings.planner_timeout,
-            )
+        hits: list[str] = []
+        plan = await self._plan(request, history, tools, hits)
+        limit = digest_chars(self._settings.model)
         if plan.reply_only:
             tools = []
         elif self._memory is not None and (plan.needs_memory or not plan.steps):
-            if facts := await self._memory.recall(user, request):
+            facts = await self._recall(user, request, hits)
+            if section := memory_section(facts, request, limit):
                 # After the stable part, so the server's prompt cache still hits.
-                system_prompt = f"{system_prompt}\n\n{digest(facts)}"
+                system_prompt = f"{system_prompt}\n\n{section}"
             tools = [*tools, *MEMORY_TOOLS]
         if len(plan.tools) > 1:
             system_prompt = f"{system_prompt}\n\n{plan.describe()}"
         offered = list(tools)
         reasons = {tool.name: "catalogue" for tool in tools}
         if self._settings.tool_router and tools:
-            route = ToolRouter().route(
+            route = self._route(
                 _routing_text(history),
                 tools,
-                keep=[
+                [
                     *plan.tools,
                     *_failed_last_turn(history),
                     *self._settings.always_offer,
                 ],
+                hits,
             )
-            offered, reasons = route.tools, route.reasons
+            # Copies: the turn adds to them, the cached route stays as it was.
+            offered, reasons = list(route.tools), dict(route.reasons)
             for name in plan.tools:
                 reasons[name] = "plan"
         turn = _Turn(
             loop=self,
             system_prompt=system_prompt,
-            messages=list(history),
+            messages=_digested_history(history, limit),
             tools={tool.name: tool for tool in offered},
             catalogue=list(tools),
             language=language,
+            request=request,
+            digest_limit=limit,
         )
         turn.result.tool_reasons = reasons
+        turn.result.cache_hits = hits
         turn.result.plan = [f"{step.action}: {step.detail}" for step in plan.steps]
         if plan.attempted:
             turn.result.llm_calls += 1
@@ -357,6 +378,60 @@ class ReplyLoop:
         await turn.run(host)
         turn.result.duration = time.monotonic() - started
         return turn.result
+
+    async def _plan(
+        self,
+        request: str,
+        history: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        hits: list[str],
+    ) -> Plan:
+        """The turn's plan: reply-only for small talk, else the planner's, once
+        per request and catalogue in a conversation."""
+        if self._settings.tool_router and is_small_talk(request):
+            # A reply-only plan, known without asking the model.
+            return Plan([PlanStep(REPLY, "small talk")])
+        if not (self._settings.planner and tools):
+            return Plan()
+        if (cached := self._cache.plan(request, tools)) is not None:
+            hits.append("plan")
+            return cached
+        plan = await make_plan(
+            self._client,
+            self._settings.model,
+            request,
+            history[:-1],
+            tools,
+            time_limit=self._settings.planner_timeout,
+        )
+        self._cache.keep_plan(request, tools, plan)
+        return plan
+
+    async def _recall(self, user: str, request: str, hits: list[str]) -> list[Fact]:
+        """Facts for the request, recalled once per revision of the memory."""
+        assert self._memory is not None
+        revision = self._memory.revision
+        if (facts := self._cache.facts(user, request, revision)) is not None:
+            hits.append("memory")
+            return facts
+        facts = await self._memory.recall(user, request)
+        self._cache.keep_facts(user, request, revision, facts)
+        return facts
+
+    def _route(
+        self,
+        text: str,
+        tools: Sequence[ToolSpec],
+        keep: Sequence[str],
+        hits: list[str],
+    ) -> Route:
+        """The router's allow-list, once per text, catalogue and kept tools."""
+        if (cached := self._cache.route(text, tools, keep)) is not None:
+            hits.append("route")
+            return cached
+        route = ToolRouter().route(text, tools, keep=keep)
+        self._cache.keep_route(text, tools, keep, route)
+        return route
 
     async def _memory_command(
         self,
@@ -395,12 +470,18 @@ class _Turn:
     plan: Plan = field(default_factory=Plan)
     seen_calls: dict[str, JsonObject] = field(default_factory=dict)
     call_count: int = 0
+    # The user's words this turn answers.
+    request: str = ""
+    # Characters a tool result may take before it is digested.
+    digest_limit: int = MAX_RAW_CHARS
 
     @property
     def text_mode(self) -> bool:
         return self.loop._protocols.is_text(self.loop._settings.model)
 
     async def run(self, host: StepHost) -> None:
+        if self.text_mode and self.plan.tools and await self._run_plan(host):
+            return
         settings = self.loop._settings
         failed_steps = 0
         answer_next = False
@@ -442,6 +523,48 @@ class _Turn:
                 )
         await self._final_reply(host, self._summary(), "max_turns")
 
+    async def _run_plan(self, host: StepHost) -> bool:
+        """Run the plan's tool steps without the chat model, then let it answer.
+
+        Text-protocol models pay a whole call per tool step and often fumble
+        it. Every step must resolve first; any step that does not, or a
+        question (which must not act on a guess), leaves the turn to the loop.
+        A step that fails stops the run: the loop goes on from its result.
+        Returns whether the turn is answered.
+        """
+        if is_question(self.request):
+            return False
+        steps = [s for s in self.plan.steps if s.action not in (REPLY, MEMORY)]
+        calls = [call for step in steps if (call := self._planned_call(step))]
+        if len(calls) < len(steps):
+            return False
+        for call in calls:
+            delta = await self.guard(call)
+            results = await host.run_step(_call_step(delta))
+            self.result.planned_calls += 1
+            if any(_failed(r) for r in self._record_calls([delta], results)):
+                return False
+        await self._final_reply(host, ANSWER_INSTRUCTION, "done", purpose="answer")
+        return True
+
+    def _planned_call(self, step: PlanStep) -> ToolCall | None:
+        """The concrete call of a plan step, if the request backs it: an offered
+        tool the router also picks for these words, arguments made of the
+        user's own words, valid for the tool's schema."""
+        tool = self.tools.get(step.action)
+        if (
+            tool is None
+            or step.arguments is None
+            or not fits(tool, self.request)
+            or not grounded(step.arguments, self.request)
+        ):
+            return None
+        self.call_count += 1
+        call, problem = self.resolve(
+            new_call(self.call_count, tool.name, step.arguments)
+        )
+        return None if problem else call
+
     def _summary(self) -> str:
         """The summary instruction, grounded in what the tools really did."""
         outcomes = "; ".join(
@@ -477,9 +600,12 @@ class _Turn:
             )
             records.append(record)
             self.result.tool_calls.append(record)
-            content = json.dumps(result, ensure_ascii=False, default=str)
-            if len(content) > MAX_TOOL_RESULT_CHARS:
-                content = content[:MAX_TOOL_RESULT_CHARS] + "…(truncated)"
+            content = tool_result_text(
+                result,
+                source=delta.call.name,
+                request=_call_words(self.request, delta.call.arguments),
+                limit=self.digest_limit,
+            )
             self.messages.append(
                 Message(
                     "tool", content, tool_call_id=delta.call.id, name=delta.call.name
@@ -487,9 +613,16 @@ class _Turn:
             )
         return records
 
-    async def _final_reply(self, host: StepHost, instruction: str, ended: str) -> None:
+    async def _final_reply(
+        self,
+        host: StepHost,
+        instruction: str,
+        ended: str,
+        purpose: str | None = None,
+    ) -> None:
         """One tool-free call that must end in plain words, else a fixed reply."""
-        purpose = "repair" if instruction == REPAIR_INSTRUCTION else "summary"
+        if purpose is None:
+            purpose = "repair" if instruction == REPAIR_INSTRUCTION else "summary"
         step = _Step(
             self, tools_offered=False, instruction=instruction, purpose=purpose
         )
@@ -542,6 +675,31 @@ class _Turn:
 
     async def guard(self, call: ToolCall) -> ToolCallDelta:
         """Answer unknown tools, invalid arguments and repeats with a tool error."""
+        call, problem = self.resolve(call)
+        if problem is not None:
+            return ToolCallDelta(call, problem)
+        if call.name == TOOL_SEARCH:
+            return self._tool_search(call)
+        if _call_key(call) in self.seen_calls:
+            return ToolCallDelta(
+                call,
+                {
+                    "error": "repeated_call",
+                    "error_text": f"{call.name} was already called with these "
+                    "arguments and its result is above. Use that result to "
+                    "answer the user; do not call it again.",
+                },
+            )
+        memory = self.loop._memory
+        if memory is not None and call.name in {t.name for t in MEMORY_TOOLS}:
+            return ToolCallDelta(
+                call, await memory.answer_tool(self.user, call.name, call.arguments)
+            )
+        return ToolCallDelta(call)
+
+    def resolve(self, call: ToolCall) -> tuple[ToolCall, JsonObject | None]:
+        """The call with the offered tool's name and repaired arguments, and the
+        error that answers it when there is no such tool or they do not fit."""
         name = normalize_tool_name(call.name)
         # Models copy namespaces loosely ("assistant__HassTurnOn").
         bare = name.rsplit("__", 1)[-1].lower()
@@ -556,44 +714,23 @@ class _Turn:
         )
         if tool is None:
             valid = ", ".join(self.tools) or "none"
-            return ToolCallDelta(
-                call,
-                {
-                    "error": "unknown_tool",
-                    "error_text": f"There is no tool named '{call.name}'. "
-                    f"Valid tools: {valid}.",
-                },
-            )
+            return call, {
+                "error": "unknown_tool",
+                "error_text": f"There is no tool named '{call.name}'. "
+                f"Valid tools: {valid}.",
+            }
         if tool.name == TOOL_SEARCH:
-            return self._tool_search(call)
+            return ToolCall(call.id, tool.name, call.arguments), None
         args = repair_arguments(
             tool, {k: v for k, v in call.arguments.items() if v is not None and v != ""}
         )
         call = ToolCall(call.id, tool.name, args)
         if problem := validate_arguments(tool, args):
-            return ToolCallDelta(
-                call,
-                {
-                    "error": "invalid_arguments",
-                    "error_text": f"{tool.name}: {problem}.",
-                },
-            )
-        if _call_key(call) in self.seen_calls:
-            return ToolCallDelta(
-                call,
-                {
-                    "error": "repeated_call",
-                    "error_text": f"{tool.name} was already called with these "
-                    "arguments and its result is above. Use that result to "
-                    "answer the user; do not call it again.",
-                },
-            )
-        memory = self.loop._memory
-        if memory is not None and tool.name in {t.name for t in MEMORY_TOOLS}:
-            return ToolCallDelta(
-                call, await memory.answer_tool(self.user, tool.name, call.arguments)
-            )
-        return ToolCallDelta(call)
+            return call, {
+                "error": "invalid_arguments",
+                "error_text": f"{tool.name}: {problem}.",
+            }
+        return call, None
 
 
 _STOP_RE = re.compile(
@@ -643,6 +780,57 @@ def _failed_last_turn(history: Sequence[Message]) -> list[str]:
         for m in history[users[-2] : users[-1]]
         if m.role == "tool" and m.name and '"error"' in m.content
     ]
+
+
+def _digested_history(history: Sequence[Message], limit: int) -> list[Message]:
+    """Earlier tool results as the model read them in their own turn: long ones
+    digested again from the same words, so the prompt prefix stays the same."""
+    messages: list[Message] = []
+    request = ""
+    arguments: dict[str, JsonObject] = {}
+    for message in history:
+        if message.role == "user":
+            request = message.content
+        arguments.update({call.id: call.arguments for call in message.tool_calls})
+        result = _long_result(message, limit)
+        if result is None:
+            messages.append(message)
+            continue
+        words = _call_words(request, arguments.get(message.tool_call_id or "", {}))
+        text = tool_result_text(
+            result, source=message.name or "tool", request=words, limit=limit
+        )
+        messages.append(
+            Message("tool", text, tool_call_id=message.tool_call_id, name=message.name)
+        )
+    return messages
+
+
+def _long_result(message: Message, limit: int) -> JsonObject | None:
+    """The result object of a tool message too long for the limit."""
+    if message.role != "tool" or len(message.content) <= limit:
+        return None
+    try:
+        result = json.loads(message.content)
+    except ValueError:
+        return None
+    return result if isinstance(result, dict) else None
+
+
+def _call_words(request: str, arguments: JsonObject) -> str:
+    """What a tool result is matched against: the request and the call's values."""
+    values = " ".join(str(value) for value in arguments.values())
+    return f"{request} {values}"
+
+
+def _call_step(delta: ToolCallDelta) -> AsyncIterator[Delta]:
+    """A step that is one tool call the engine made itself."""
+
+    async def deltas() -> AsyncIterator[Delta]:
+        yield StepStart()
+        yield delta
+
+    return deltas()
 
 
 def _failed(record: ToolCallRecord) -> bool:
@@ -734,7 +922,9 @@ class _Step:
             hold_all=text_mode, veto=lambda text: _echoes(text, self._instruction)
         )
         try:
-            async for text in self._consume(self._request(text_mode=text_mode), gate):
+            async for text in self._consume(
+                await self._request(text_mode=text_mode), gate
+            ):
                 yield TextDelta(text)
         except LLMToolsRejectedError:
             if text_mode or not self._tools_offered:
@@ -744,7 +934,7 @@ class _Step:
             turn.result.protocol_switch = "tools_rejected"
             text_mode = True
             gate = ReleaseGate(hold_all=True)
-            async for _ in self._consume(self._request(text_mode=True), gate):
+            async for _ in self._consume(await self._request(text_mode=True), gate):
                 pass  # a gate that holds everything releases nothing early
         if self._tools_offered:
             turn.result.protocol = "text" if text_mode else "native"
@@ -776,7 +966,18 @@ class _Step:
         for delta in self.calls:
             yield delta
 
-    def _request(self, *, text_mode: bool) -> ChatRequest:
+    async def _request(self, *, text_mode: bool) -> ChatRequest:
+        """The request, refitted if the server's tokenizer finds it too long."""
+        request = self._build_request(text_mode=text_mode)
+        loop = self._turn.loop
+        limit = (loop._settings.context_size or 0) - loop._settings.max_tokens
+        if limit > 0 and await over_limit(
+            loop._client, request, limit, loop._estimator
+        ):
+            request = self._build_request(text_mode=text_mode)
+        return request
+
+    def _build_request(self, *, text_mode: bool) -> ChatRequest:
         turn = self._turn
         settings = turn.loop._settings
         system = turn.system_prompt

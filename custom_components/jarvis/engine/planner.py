@@ -3,9 +3,11 @@
 It sees the request, a short dialogue snippet and the tool catalogue (names
 and one line each) and answers with at most five numbered steps. A single
 "reply" step means no tools and no memory are needed; a leading "memory"
-step means stored facts are; tool steps name the tools to offer. Anything
-unusable (timeout, junk) gives an empty plan, and the caller falls back to
-routing on its own: the planner can only narrow what happens, never block it.
+step means stored facts are; tool steps name the tools to offer. Asked for
+arguments (models on the text protocol), a tool step carries them as JSON, so
+the loop can run it without the chat model. Anything unusable (timeout, junk)
+gives an empty plan, and the caller falls back to routing on its own: the
+planner can only narrow what happens, never block it.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ import time
 
 from .llm.base import ChatRequest, LLMClient, LLMError
 from .output import strip_think
-from .types import Message, ToolSpec
+from .textproto import first_json_object
+from .types import JsonObject, Message, ToolSpec
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -30,12 +33,39 @@ MEMORY = "memory"
 PLANNER_PROMPT = """You plan how a home voice assistant handles a request.
 Write at most {max_steps} numbered steps, one per line, and nothing else.
 Each step is one of:
-- reply: answer the user (always the last step)
+- <tool name>: <its arguments as one JSON object, values copied from the request>
 - memory: look up facts the user told you before (only as the first step)
-- <tool name>: <what to do with it>
-Use only tool names from this list:
+- reply: answer the user (always the last step)
+Use only these tools:
 {tools}
-Small talk, greetings, jokes and general questions need just: 1. reply"""
+
+{examples}Request: good morning!
+1. reply
+
+Request: where did I park the car?
+1. memory
+2. reply"""
+# Worked examples: Qwen2.5-Coder 0.5B writes usable plans with them and
+# almost none without. Each is shown when the catalogue has its tools. One
+# step each: given a two-step example, the 0.5B model copied its second step
+# into plans for simple commands.
+TOOL_EXAMPLES = (
+    (
+        ("HassTurnOn",),
+        """Request: turn on the desk lamp
+1. HassTurnOn: {"name": "desk lamp"}
+2. reply
+""",
+    ),
+    (
+        ("GetLiveContext",),
+        """Request: is the back door locked?
+1. GetLiveContext: {}
+2. reply
+""",
+    ),
+)
+_WORD_RE = re.compile(r"\w+", re.UNICODE)
 _STEP_RE = re.compile(r"^\s*(?:\d+[.)]|[-*•])?\s*([\w.\-]+)\s*(?::\s*(.*))?$")
 
 
@@ -45,6 +75,8 @@ class PlanStep:
 
     action: str
     detail: str = ""
+    # The call's arguments, when the planner wrote them as JSON.
+    arguments: JsonObject | None = None
 
 
 @dataclass(slots=True)
@@ -95,12 +127,41 @@ class Plan:
         return None
 
 
+def grounded(arguments: JsonObject, text: str) -> bool:
+    """Whether every argument value is made of words and numbers of the text.
+
+    A planner that copies "kitchen lights" from the request is trusted with
+    the call; one that adds a floor, a colour or a device of its own is not.
+    """
+    said = _folded(text)
+    return all(_value_grounded(value, said) for value in arguments.values())
+
+
+def _value_grounded(value: object, said: set[str]) -> bool:
+    if isinstance(value, list):
+        return all(_value_grounded(item, said) for item in value)
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return False
+    number = isinstance(value, float) and value.is_integer()
+    return _folded(str(int(value) if number else value)) <= said
+
+
+def _folded(text: str) -> set[str]:
+    """Lower-case words with plurals folded ("lights" meets "light")."""
+    return {
+        word.removesuffix("s") if len(word) > 3 else word
+        for word in _WORD_RE.findall(text.lower())
+    }
+
+
 def parse_plan(text: str, tools: Sequence[ToolSpec]) -> Plan:
     """Numbered steps naming known tools; anything else makes the plan empty."""
     known = {tool.name.lower(): tool.name for tool in tools}
     steps: list[PlanStep] = []
     for line in strip_think(text).splitlines():
         if not line.strip():
+            if steps:
+                break  # small models go on to invent the next example
             continue
         match = _STEP_RE.match(line)
         if match is None:
@@ -110,7 +171,7 @@ def parse_plan(text: str, tools: Sequence[ToolSpec]) -> Plan:
         if action in (REPLY, MEMORY):
             steps.append(PlanStep(action, detail))
         elif action in known:
-            steps.append(PlanStep(known[action], detail))
+            steps.append(PlanStep(known[action], detail, first_json_object(detail)))
         else:
             return Plan()
     if not steps or len(steps) > MAX_STEPS:
@@ -130,27 +191,22 @@ async def make_plan(
     time_limit: float,
 ) -> Plan:
     """Ask the model for a plan; an empty plan on any failure (fail-open)."""
-    catalogue = "\n".join(
-        f"- {tool.name}: {tool.description.strip().splitlines()[0] if tool.description.strip() else ''}"
-        for tool in tools
-    )
     snippet = "\n".join(
         f"{m.role}: {m.content[:200]}"
         for m in dialogue[-4:]
         if m.role in ("user", "assistant") and m.content
     )
-    user = (
-        f"Conversation so far:\n{snippet}\n\nRequest: {request}" if snippet else request
-    )
+    user = f"Request: {request}"
+    if snippet:
+        user = f"Conversation so far:\n{snippet}\n\n{user}"
     chat = ChatRequest(
         model=model,
         messages=[
-            Message(
-                "system", PLANNER_PROMPT.format(max_steps=MAX_STEPS, tools=catalogue)
-            ),
+            Message("system", planner_prompt(tools)),
             Message("user", user),
         ],
-        max_tokens=80,
+        # Five steps with JSON arguments, about 20 tokens each.
+        max_tokens=120,
         temperature=0.0,
     )
     text = ""
@@ -177,3 +233,24 @@ async def make_plan(
     plan.prompt_tokens, plan.completion_tokens = usage
     _LOGGER.debug("Plan for %r: %s", request, plan.steps or "none (fell open)")
     return plan
+
+
+def planner_prompt(tools: Sequence[ToolSpec]) -> str:
+    """The planner's instructions for this catalogue."""
+    names = {tool.name for tool in tools}
+    examples = "".join(
+        f"{example}\n" for needed, example in TOOL_EXAMPLES if names.issuperset(needed)
+    )
+    return PLANNER_PROMPT.format(
+        max_steps=MAX_STEPS,
+        tools="\n".join(_catalogue_line(tool) for tool in tools),
+        examples=examples,
+    )
+
+
+def _catalogue_line(tool: ToolSpec) -> str:
+    """`- name(argument, ...): first line of the description`."""
+    description = tool.description.strip()
+    line = description.splitlines()[0] if description else ""
+    properties: JsonObject = tool.parameters.get("properties") or {}
+    return f"- {tool.name}({', '.join(properties)}): {line}"

@@ -276,7 +276,8 @@ _SMALL_TALK_RE = re.compile(
     r"hallo|guten (?:morgen|tag|abend)|danke(?: schön)?|tschüss|wie geht'?s|"
     r"wer bist du|hola|buen(?:os|as) (?:días|tardes|noches)|gracias|adiós|"
     r"qué tal|quién eres|bonjour|bonsoir|merci|salut|au revoir|ça va)"
-    r"(?:[\s,]+(?:jarvis|there|again|buddy|mate))*)\W*$",
+    # The persona answers to the wake word's name (persona.py).
+    r"(?:[\s,]+(?:jarvis|nabu|mycroft|alexa|there|again|buddy|mate))*)\W*$",
     re.IGNORECASE,
 )
 
@@ -284,6 +285,26 @@ _SMALL_TALK_RE = re.compile(
 def is_small_talk(text: str) -> bool:
     """Greetings, thanks and chit-chat: answered without tools or memory."""
     return bool(_SMALL_TALK_RE.match(text.strip()))
+
+
+_QUESTION_RE = re.compile(
+    r"^\W*(?:is|are|was|were|what|what's|which|who|where|when|why|how|do|does|"
+    r"did|can|could|would|will|ist|sind|war|wer|wo|wann|warum|wie|welche[rs]?|"
+    r"hat|haben|kann|kannst|está|están|es|son|qué|cuál|cuáles|quién|dónde|"
+    r"cuándo|cómo|puedes|est-ce|quel|quelle|qui|où|quand|comment|pourquoi)\b"
+    r"|\?\W*$",
+    re.IGNORECASE,
+)
+
+
+def is_question(text: str) -> bool:
+    """A question rather than a command: "is the garage door open?"."""
+    return bool(_QUESTION_RE.search(text.strip()))
+
+
+def fits(tool: ToolSpec, request: str) -> bool:
+    """Whether the router would offer this tool for the request on its own."""
+    return score_tool(tool, _words(request)) > 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,8 +317,13 @@ class Route:
     fell_open: bool
 
 
+# "on" and "an" are verbs of the lexicon ("switch on", "mach das Licht an"):
+# dropped as stopwords, they could never count.
+_DROPPED = _STOPWORDS - {verb for verbs in _LEXICON.values() for verb in verbs}
+
+
 def _words(text: str) -> list[str]:
-    return [w for w in _WORD_RE.findall(text.lower()) if w not in _STOPWORDS]
+    return [w for w in _WORD_RE.findall(text.lower()) if w not in _DROPPED]
 
 
 def _tool_words(tool: ToolSpec) -> set[str]:

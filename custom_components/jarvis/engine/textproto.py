@@ -88,6 +88,13 @@ def parse_text_reply(text: str) -> ParsedText:
     return ParsedText(calls=calls, prose=_tidy(prose), had_call_syntax=had_syntax)
 
 
+def first_json_object(text: str) -> JsonObject | None:
+    """The first JSON object in a text, read as leniently as calls are."""
+    return next(
+        (value for _, _, value in _bare_json(text) if isinstance(value, dict)), None
+    )
+
+
 def looks_like_call_syntax(text: str) -> bool:
     """Cheap check used while streaming: could this text contain a call?"""
     return any(marker in text for marker in CALL_MARKERS)

@@ -22,7 +22,7 @@ import voluptuous as vol
 
 from ..const import DOMAIN, SENSITIVE_KINDS
 from .api import DATA_TOOLS, JarvisTools
-from .builtin import ConfirmActionTool, JarvisTool
+from .builtin import ConfirmActionTool, JarvisTool, replace_tools
 from .safety import sensitive_kind
 
 # What HA's generic intents do to a guarded entity, said the way people say it.
@@ -180,25 +180,20 @@ def guard_assist_tools(hass: HomeAssistant, llm_api: llm.APIInstance | None) -> 
         if isinstance(handler, intent.DynamicServiceIntentHandler)
     }
     guarded = confirmable = False
-    for index, tool in enumerate(llm_api.tools):
-        # Merged APIs wrap each tool in a NamespacedTool: guard the inner one.
-        outer: llm.NamespacedTool | None = None
-        inner = tool
-        while isinstance(inner, llm.NamespacedTool):
-            outer, inner = inner, inner.tool
-        confirmable = confirmable or isinstance(inner, ConfirmActionTool)
-        if not isinstance(inner, llm.IntentTool):
-            continue
+
+    def guard(tool: llm.Tool) -> llm.Tool | None:
+        nonlocal guarded, confirmable
+        confirmable = confirmable or isinstance(tool, ConfirmActionTool)
+        if not isinstance(tool, llm.IntentTool):
+            return None
         # HA 2026.11 names intent tools apart from their intent type.
-        intent_type = str(getattr(inner, "intent_type", inner.name))
+        intent_type = str(getattr(tool, "intent_type", tool.name))
         if intent_type not in service_intents:
-            continue
-        guard = GuardedIntentTool(hub, inner, intent_type)
-        if outer is None:
-            llm_api.tools[index] = guard
-        else:
-            outer.tool = guard
+            return None
         guarded = True
+        return GuardedIntentTool(hub, tool, intent_type)
+
+    replace_tools(llm_api, guard)
     # Without the `jarvis` API there is no confirm_action: offer it while an
     # action waits, so the user's yes can run it.
     if guarded and not confirmable and hub.safety.has_pending(llm_api.llm_context):

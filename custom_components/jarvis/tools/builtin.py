@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 from homeassistant.core import HomeAssistant
@@ -360,3 +362,38 @@ class McpLlmTool(JarvisTool):
             run,
             grounded=self.tool.read_only,
         )
+
+
+def model_names(tools: Sequence[llm.Tool]) -> list[str]:
+    """The names a model sees: without the namespace of merged APIs, and MCP
+    tools without their server's where no other tool has their name (the 0.5B
+    model passed over `server__tool` and searched for tools instead)."""
+    inner = [
+        tool.tool if isinstance(tool, llm.NamespacedTool) else tool for tool in tools
+    ]
+    own = [
+        tool.tool.name if isinstance(tool, McpLlmTool) else tool.name for tool in inner
+    ]
+    counts = Counter(own)
+    return [
+        name if counts[name] == 1 else tool.name
+        for tool, name in zip(inner, own, strict=True)
+    ]
+
+
+def replace_tools(
+    instance: llm.APIInstance, wrap: Callable[[llm.Tool], llm.Tool | None]
+) -> None:
+    """Put `wrap`'s tool (where it gives one) in each tool's place, in place,
+    inside the NamespacedTool of a merged API if there is one."""
+    for index, tool in enumerate(instance.tools):
+        outer: llm.NamespacedTool | None = None
+        inner = tool
+        while isinstance(inner, llm.NamespacedTool):
+            outer, inner = inner, inner.tool
+        if (wrapper := wrap(inner)) is None:
+            continue
+        if outer is None:
+            instance.tools[index] = wrapper
+        else:
+            outer.tool = wrapper

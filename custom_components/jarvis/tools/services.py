@@ -223,7 +223,8 @@ def _named_entities(names: list[str], exposed: Mapping[str, State]) -> list[str]
     return found
 
 
-def _entity_area(hass: HomeAssistant, entity_id: str) -> str | None:
+def entity_area(hass: HomeAssistant, entity_id: str) -> str | None:
+    """The area of the entity, else of its device."""
     entry = er.async_get(hass).async_get(entity_id)
     if entry is None:
         return None
@@ -242,7 +243,7 @@ def _in_areas(
         entity_id
         for entity_id in exposed
         if (generic or entity_id.startswith(f"{domain}."))
-        and _entity_area(hass, entity_id) in area_ids
+        and entity_area(hass, entity_id) in area_ids
     ]
 
 

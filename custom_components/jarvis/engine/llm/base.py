@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from ..types import Message, ToolCall, ToolSpec
 
@@ -86,3 +86,14 @@ class LLMClient(Protocol):
 
     async def close(self) -> None:
         """Release connections the client owns."""
+
+
+@runtime_checkable
+class TokenCounter(Protocol):
+    """A client whose server can count a request's prompt tokens itself."""
+
+    async def count_tokens(self, request: ChatRequest) -> int | None:
+        """The server's count of the prompt, or None where it cannot tell.
+
+        Never raises for a missing or failing tokenizer: counting is an aid.
+        """

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncGenerator, Iterator
 from contextlib import aclosing, contextmanager
 from dataclasses import dataclass, field
 import functools
 import json
+import logging
 import ssl
 from typing import Any
 from uuid import uuid4
@@ -19,13 +21,19 @@ from .base import (
     ChatRequest,
     LLMAuthError,
     LLMConnectionError,
+    LLMError,
     LLMResponseError,
     LLMTimeoutError,
     LLMToolsRejectedError,
     Usage,
 )
 
+_LOGGER = logging.getLogger(__name__)
+
 _ERROR_BODY_LIMIT = 200
+# Counting is an aid to the context budget: a server that cannot count within
+# this time is treated as having no tokenizer rather than slowing every call.
+COUNT_TIMEOUT = 2.0
 
 
 @dataclass(slots=True)
@@ -152,8 +160,9 @@ class OpenAIClient:
         (blocking) inside the event loop.
         """
         base = url.rstrip("/")
-        base = base.removesuffix("/v1")
-        self._base = f"{base}/v1"
+        # llama.cpp serves its tokenizer at the root, beside /v1.
+        self._root = base.removesuffix("/v1")
+        self._base = f"{self._root}/v1"
         self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._timeout = aiohttp.ClientTimeout(
             total=None, sock_connect=connect_timeout, sock_read=read_timeout
@@ -161,6 +170,9 @@ class OpenAIClient:
         self._ssl = verify_ssl
         self._session = session
         self._owns_session = session is None
+        self._closed = False
+        # None until the first count tells whether the server has a tokenizer.
+        self._has_tokenizer: bool | None = None
 
     @property
     def backend(self) -> str:
@@ -168,6 +180,9 @@ class OpenAIClient:
         return "openai"
 
     def _get_session(self) -> aiohttp.ClientSession:
+        # aiohttp's own error for this is a bare RuntimeError.
+        if self._closed or (self._session is not None and self._session.closed):
+            raise LLMConnectionError("The client is closed")
         # Created lazily: ClientSession wants a running event loop.
         if self._session is None:
             self._session = aiohttp.ClientSession()
@@ -191,12 +206,7 @@ class OpenAIClient:
     async def list_models(self) -> list[str]:
         """Return the ids from GET /v1/models."""
         with _translate_errors():
-            async with self._get_session().get(
-                f"{self._base}/models",
-                headers=self._headers,
-                timeout=self._timeout,
-                ssl=self._ssl,
-            ) as response:
+            async with await self._send("GET", f"{self._base}/models") as response:
                 await self._raise_for_status(response, had_tools=False)
                 try:
                     data = await response.json(content_type=None)
@@ -204,10 +214,56 @@ class OpenAIClient:
                 except (ValueError, KeyError, TypeError) as err:
                     raise LLMResponseError(f"Unexpected model list: {err}") from err
 
+    async def count_tokens(self, request: ChatRequest) -> int | None:
+        """The prompt tokens of `request` by the server's own tokenizer.
+
+        llama.cpp renders the request with its chat template (/apply-template)
+        and tokenizes that (/tokenize): two short local calls give exactly the
+        count the server then reports as prompt_tokens, template and tool
+        schemas included, which an estimate from characters cannot. Servers
+        without these routes (Ollama, vLLM, LM Studio) are asked once.
+        """
+        if self._has_tokenizer is False:
+            return None
+        try:
+            async with asyncio.timeout(COUNT_TIMEOUT):
+                counted = await self._count_tokens(request)
+        except LLMConnectionError:
+            return None  # down or closed: the chat call itself will tell
+        except (LLMError, TimeoutError, ValueError, LookupError, TypeError) as err:
+            _LOGGER.debug("No token counts from %s: %r", self._root, err)
+            self._has_tokenizer = False
+            return None
+        self._has_tokenizer = True
+        return counted
+
+    async def _count_tokens(self, request: ChatRequest) -> int:
+        rendered = await self._post_root("apply-template", _payload(request))
+        tokenized = await self._post_root(
+            "tokenize",
+            # As the server tokenizes a chat prompt.
+            {"content": rendered["prompt"], "add_special": True, "parse_special": True},
+        )
+        tokens = tokenized["tokens"]
+        if not isinstance(tokens, list):
+            raise TypeError(f"Unexpected tokens: {tokens!r:.80}")
+        return len(tokens)
+
+    async def _post_root(self, path: str, payload: JsonObject) -> Any:
+        """POST to a route at the server root; the decoded JSON reply."""
+        with _translate_errors():
+            async with await self._send(
+                "POST", f"{self._root}/{path}", payload
+            ) as response:
+                await self._raise_for_status(response, had_tools=False)
+                return await response.json(content_type=None)
+
     async def chat_stream(self, request: ChatRequest) -> AsyncGenerator[ChatChunk]:
         """Stream one completion; closing the generator drops the connection."""
         with _translate_errors():
-            async with await self._post_chat(_payload(request)) as response:
+            async with await self._send(
+                "POST", f"{self._base}/chat/completions", _payload(request)
+            ) as response:
                 await self._raise_for_status(response, had_tools=bool(request.tools))
                 finished = False
                 try:
@@ -221,24 +277,27 @@ class OpenAIClient:
                         # server to stop; llama.cpp keeps its slot busy otherwise.
                         response.close()
 
-    async def _post_chat(self, payload: dict[str, Any]) -> aiohttp.ClientResponse:
-        """POST a chat request, retrying once on a stale pooled connection.
+    async def _send(
+        self, method: str, url: str, payload: JsonObject | None = None
+    ) -> aiohttp.ClientResponse:
+        """Send a request, retrying once on a stale pooled connection.
 
         llama.cpp closes idle keep-alive connections; aiohttp notices only when
         it reuses one, before any byte of the reply, so a retry is safe.
         """
-        post = functools.partial(
-            self._get_session().post,
-            f"{self._base}/chat/completions",
+        send = functools.partial(
+            self._get_session().request,
+            method,
+            url,
             json=payload,
             headers=self._headers,
             timeout=self._timeout,
             ssl=self._ssl,
         )
         try:
-            return await post()
+            return await send()
         except aiohttp.ServerDisconnectedError:
-            return await post()
+            return await send()
 
     async def _read_events(
         self, response: aiohttp.ClientResponse
@@ -292,7 +351,9 @@ class OpenAIClient:
         yield ChatChunk(tool_calls=flush(), usage=usage, done=True)
 
     async def close(self) -> None:
-        """Close the session if this client created it."""
+        """Close the session if this client created it; later calls raise
+        LLMConnectionError."""
+        self._closed = True
         if self._owns_session and self._session is not None:
             await self._session.close()
             self._session = None

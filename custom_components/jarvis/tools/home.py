@@ -1,0 +1,247 @@
+"""A compact home overview in the system prompt, and live states by filter.
+
+Home Assistant's Assist API lists every exposed entity in its prompt as YAML
+(names, domain and areas, one block each): 3,600 Qwen tokens for 200 devices,
+more than a small model's prompt should spend on it. Jarvis puts one line per
+area there instead, areas under their floor, names only (a name says what a
+device is; domain labels would add a fifth): 940 tokens for the same home
+(bench/home_prompt.py). States come from `GetLiveContext`, which Jarvis lets
+filter by name, area, floor or domain: Home Assistant 2026.2's lists every
+state at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import partial
+from operator import attrgetter
+from typing import Any
+
+from homeassistant.components.homeassistant.exposed_entities import (
+    async_should_expose,
+)
+from homeassistant.core import HomeAssistant, State
+from homeassistant.helpers import (
+    area_registry as ar,
+    config_validation as cv,
+    entity_registry as er,
+    floor_registry as fr,
+    intent,
+    llm,
+)
+from homeassistant.util import yaml as yaml_util
+from homeassistant.util.json import JsonObjectType
+import voluptuous as vol
+
+from .api import DATA_TOOLS, JarvisTools
+from .builtin import JarvisTool, replace_tools
+from .services import ASSISTANT, ToolError, entity_area
+
+# Where Home Assistant's overview starts; its YAML items follow ("- " lines
+# and their indented continuations).
+HA_OVERVIEW = "Static Context: An overview of the areas and the devices"
+HOME_HEADER = (
+    "Static Context: the devices of this home by floor and area, names only. "
+    "For their current states call GetLiveContext with a name, area or domain."
+)
+LIVE_CONTEXT = "GetLiveContext"
+# Exposed scripts are tools and calendars have their own tool, as in HA's list.
+NOT_LISTED = frozenset({"script", "calendar"})
+# Attributes worth a spoken answer (a subset of those HA's live context lists).
+LIVE_ATTRIBUTES = (
+    "unit_of_measurement",
+    "device_class",
+    "brightness",
+    "current_temperature",
+    "temperature",
+    "humidity",
+    "current_position",
+    "percentage",
+    "volume_level",
+    "media_title",
+    "media_artist",
+)
+
+
+def _names(state: State, entry: er.RegistryEntry | None) -> str:
+    """The name and aliases the intents match, as `Name/alias`."""
+    aliases = sorted(alias for alias in entry.aliases if alias) if entry else []
+    return "/".join([state.name, *aliases])
+
+
+def _area_label(area: ar.AreaEntry) -> str:
+    return "/".join([area.name, *sorted(area.aliases)])
+
+
+def home_overview(hass: HomeAssistant, assistant: str) -> str:
+    """The exposed devices, one line per area, areas under their floor."""
+    registry = er.async_get(hass)
+    by_area: dict[str | None, list[tuple[str, str]]] = {}
+    for state in hass.states.async_all():
+        if state.domain in NOT_LISTED or not async_should_expose(
+            hass, assistant, state.entity_id
+        ):
+            continue
+        entry = registry.async_get(state.entity_id)
+        by_area.setdefault(entity_area(hass, state.entity_id), []).append(
+            (state.domain, _names(state, entry))
+        )
+
+    def line(label: str, devices: list[tuple[str, str]]) -> str:
+        # Like devices side by side: the lights, then the sensors, ...
+        return f"- {label}: {', '.join(name for _, name in sorted(devices))}"
+
+    areas = sorted(ar.async_get(hass).async_list_areas(), key=attrgetter("name"))
+    floors = sorted(
+        fr.async_get(hass).async_list_floors(),
+        key=lambda floor: (floor.level is None, floor.level, floor.name),
+    )
+    lines = [HOME_HEADER]
+    for floor_id, title in [
+        *((floor.floor_id, floor.name) for floor in floors),
+        (None, "Other areas"),
+    ]:
+        here = [
+            line(_area_label(area), by_area[area.id])
+            for area in areas
+            if area.floor_id == floor_id and area.id in by_area
+        ]
+        if here:
+            lines += [f"{title}:", *here]
+    if None in by_area:
+        lines.append(line("No area", by_area[None]).removeprefix("- "))
+    return "\n".join(lines)
+
+
+def compact_prompt(hass: HomeAssistant, prompt: str, assistant: str) -> str:
+    """The prompt with Home Assistant's entity list swapped for the overview."""
+    start = prompt.find(HA_OVERVIEW)
+    if start == -1:
+        return prompt  # no exposed entities, or a Home Assistant that words it anew
+    lines = prompt[start:].split("\n")
+    end = 1
+    while end < len(lines) and lines[end].startswith(("- ", "  ")):
+        end += 1
+    rest = "\n".join(lines[end:])
+    return f"{prompt[:start]}{home_overview(hass, assistant)}\n{rest}"
+
+
+def _live(hass: HomeAssistant, state: State) -> dict[str, Any]:
+    """One device's state for a spoken answer."""
+    info: dict[str, Any] = {
+        "name": state.name,
+        "domain": state.domain,
+        "state": state.state,
+    }
+    if (area_id := entity_area(hass, state.entity_id)) and (
+        area := ar.async_get(hass).async_get_area(area_id)
+    ):
+        info["area"] = area.name
+    if attributes := {
+        key: value if isinstance(value, (int, float, bool)) else str(value)
+        for key in LIVE_ATTRIBUTES
+        if (value := state.attributes.get(key)) is not None
+    }:
+        info["attributes"] = attributes
+    return info
+
+
+class LiveContextTool(JarvisTool):
+    """Home Assistant's `GetLiveContext`, plus filters."""
+
+    name = LIVE_CONTEXT
+    parameters = vol.Schema(
+        {
+            vol.Optional("name", description="A device name"): cv.string,
+            vol.Optional("area", description="An area name"): cv.string,
+            vol.Optional("floor", description="A floor name"): cv.string,
+            vol.Optional("domain", description="e.g. light, sensor"): vol.All(
+                cv.ensure_list, [cv.string]
+            ),
+        }
+    )
+
+    def __init__(self, hub: JarvisTools, tool: llm.Tool) -> None:
+        """Wrap HA's tool: it answers when no filter is given."""
+        super().__init__(hub)
+        self.wrapped = tool
+        self.description = (
+            f"{tool.description} Give a name, area, floor or domain to get only "
+            "those devices."
+        )
+
+    async def async_call(
+        self,
+        hass: HomeAssistant,
+        tool_input: llm.ToolInput,
+        llm_context: llm.LLMContext,
+    ) -> JsonObjectType:
+        """Matching exposed devices with their states; all of them unfiltered."""
+        args = {
+            key: value
+            for key, value in tool_input.tool_args.items()
+            if value not in (None, "", [])
+        }
+        if not args:
+            return await self.wrapped.async_call(hass, tool_input, llm_context)
+        result = intent.async_match_targets(
+            hass,
+            intent.MatchTargetsConstraints(
+                name=args.get("name"),
+                area_name=args.get("area"),
+                floor_name=args.get("floor"),
+                domains=args.get("domain"),
+                assistant=llm_context.assistant or ASSISTANT,
+                allow_duplicate_names=True,
+            ),
+        )
+        if not result.is_match:
+            wanted = ", ".join(f"{key} {value}" for key, value in args.items())
+            raise ToolError(
+                f"No exposed device matches {wanted}. Check the names in the "
+                "static context, or leave a filter out."
+            )
+        return {
+            "success": True,
+            "result": yaml_util.dump([_live(hass, state) for state in result.states]),
+        }
+
+
+def _with_filters(hub: JarvisTools, tool: llm.Tool) -> llm.Tool | None:
+    """The filtering GetLiveContext for HA's, where that takes no arguments."""
+    if tool.name != LIVE_CONTEXT or tool.parameters.schema:
+        return None  # newer Home Assistants filter themselves
+    return LiveContextTool(hub, tool)
+
+
+@dataclass(kw_only=True, slots=True)
+class HomeAPI(llm.API):
+    """An agent's selected LLM APIs, with the home overview made compact."""
+
+    api_ids: list[str]
+
+    async def async_get_api_instance(
+        self, llm_context: llm.LLMContext
+    ) -> llm.APIInstance:
+        """The selected APIs' instance, compacted."""
+        instance = await llm.async_get_api(self.hass, self.api_ids, llm_context)
+        assistant = llm_context.assistant or ASSISTANT
+        instance.api_prompt = compact_prompt(self.hass, instance.api_prompt, assistant)
+        if (hub := self.hass.data.get(DATA_TOOLS)) is not None:
+            replace_tools(instance, partial(_with_filters, hub))
+        return instance
+
+
+def home_api(hass: HomeAssistant, api_ids: Sequence[str]) -> llm.API | list[str]:
+    """What an agent hands to `async_provide_llm_data` for its APIs.
+
+    An API that is not registered stays an id, so that Home Assistant reports
+    it the usual way.
+    """
+    registered = {api.id for api in llm.async_get_apis(hass)}
+    if not api_ids or not set(api_ids) <= registered:
+        return list(api_ids)
+    return HomeAPI(
+        hass=hass, id="|".join(api_ids), name="Jarvis home", api_ids=list(api_ids)
+    )

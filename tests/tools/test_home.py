@@ -1,0 +1,146 @@
+"""The compact home section of the system prompt, and GetLiveContext's filters.
+
+The home is bench/home_prompt.py's: template and input_boolean devices over
+areas on three floors, built in the real test instance.
+"""
+
+from __future__ import annotations
+
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import area_registry as ar, entity_registry as er, llm
+import pytest
+
+from bench.home_prompt import FLOORS, async_measure, home_section, plan
+from custom_components.jarvis.engine.budget import TokenEstimator
+from custom_components.jarvis.tools.home import HOME_HEADER, home_api
+from tests.scripted_llm import Reply, ScriptedLLMServer
+from tests.tools.conftest import llm_context, setup_jarvis
+from tests.tools.test_injection import converse, tool_results
+
+pytestmark = pytest.mark.usefixtures("ha_core")
+
+# The issue's target for the home section at 200 exposed devices.
+MAX_HOME_TOKENS = 1500
+
+
+@pytest.mark.parametrize("count", [20, 200])
+async def test_home_section_lists_every_device_by_floor_and_area(
+    hass: HomeAssistant, count: int
+) -> None:
+    measured = await async_measure(hass, count)
+    section = measured.jarvis_section
+    estimate = TokenEstimator().estimate
+    print(
+        f"\n{count} devices: HA's section {estimate(measured.ha_section)}, "
+        f"Jarvis's {estimate(section)} estimated tokens"
+    )
+    assert estimate(section) < MAX_HOME_TOKENS
+    # Home Assistant's own list is what made this necessary.
+    assert estimate(measured.ha_section) > 1.5 * estimate(section)
+    assert "An overview of the areas" not in measured.jarvis_prompt
+
+    lines = section.splitlines()
+    floor_of_line = {}
+    floor = None
+    for index, line in enumerate(lines):
+        if line.endswith(":") and line[:-1] in FLOORS:
+            floor = line[:-1]
+        floor_of_line[index] = floor
+    for device in plan(count):
+        where = f"- {device.area}: " if device.area else "No area: "
+        (index,) = [i for i, line in enumerate(lines) if line.startswith(where)]
+        assert device.name in lines[index].split(": ", 1)[1].split(", ")
+        if device.area:
+            assert device.area in FLOORS[floor_of_line[index]]
+    # Names only: no states, no attributes.
+    assert "21.5" not in section
+    assert " off" not in section
+
+
+async def test_aliases_are_listed(hass: HomeAssistant) -> None:
+    await async_measure(hass, 20)
+    entities = er.async_get(hass)
+    light = entities.async_get_entity_id("light", "template", "home_0")
+    assert light is not None
+    entities.async_update_entity(light, aliases={"Big Light"})
+    areas = ar.async_get(hass)
+    kitchen = areas.async_get_area_by_name("Kitchen")
+    assert kitchen is not None
+    areas.async_update(kitchen.id, aliases={"Cookhouse"})
+    api = await llm.async_get_api(hass, [llm.LLM_API_ASSIST], llm_context())
+    instance = await home_api(hass, [llm.LLM_API_ASSIST]).async_get_api_instance(
+        llm_context()
+    )
+    section = home_section(instance.api_prompt, HOME_HEADER)
+    assert "- Kitchen/Cookhouse: Kitchen Ceiling Light/Big Light, " in section
+    # The rest of HA's Assist prompt is kept as it was.
+    assert (
+        instance.api_prompt.split("Static Context:")[0]
+        == api.api_prompt.split("Static Context:")[0]
+    )
+
+
+async def test_no_exposed_devices_keeps_home_assistants_prompt(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    await setup_jarvis(hass, scripted_llm)
+    instance = await home_api(hass, [llm.LLM_API_ASSIST]).async_get_api_instance(
+        llm_context()
+    )
+    assert instance.api_prompt == llm.NO_ENTITIES_PROMPT
+
+
+def test_unknown_api_is_left_to_home_assistant(hass: HomeAssistant) -> None:
+    assert home_api(hass, ["nope"]) == ["nope"]
+    assert home_api(hass, []) == []
+
+
+async def test_agent_looks_up_states_by_filter(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    await async_measure(hass, 200)
+    await setup_jarvis(hass, scripted_llm)
+    agent = next(
+        e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
+    )
+    scripted_llm.script(
+        Reply(tool_calls=[("GetLiveContext", {"area": "Kitchen", "domain": "sensor"})]),
+        Reply(
+            tool_calls=[("GetLiveContext", {"floor": "Basement", "domain": "light"})]
+        ),
+        Reply(tool_calls=[("GetLiveContext", {"name": "Attic Fan"})]),
+        Reply(content="It is 21.5 degrees in the kitchen."),
+    )
+    await converse(hass, agent, "how warm is it in the kitchen?")
+
+    first, *_, last = scripted_llm.chat_requests
+    system = first["json"]["messages"][0]["content"]
+    assert HOME_HEADER in system
+    assert "- Kitchen: " in system
+    assert TokenEstimator().estimate(home_section(system, HOME_HEADER)) < (
+        MAX_HOME_TOKENS
+    )
+    kitchen, basement, attic = tool_results(last["json"]["messages"])
+    result = kitchen["result"]
+    assert "Kitchen Temperature" in result
+    assert "21.5" in result
+    assert "°C" in result
+    assert "Kitchen Ceiling Light" not in result  # a light, not a sensor
+    assert "Garage Temperature" not in result
+    assert "Gym Lamp" in basement["result"]
+    assert "Cellar Ceiling Light" in basement["result"]
+    assert "Kitchen" not in basement["result"]
+    assert "Cellar Temperature" not in basement["result"]
+    assert "No exposed device matches name Attic Fan" in attic["error_text"]
+
+
+async def test_live_context_without_filters_is_home_assistants(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    measured = await async_measure(hass, 20)
+    await setup_jarvis(hass, scripted_llm)
+    instance = await home_api(hass, [llm.LLM_API_ASSIST]).async_get_api_instance(
+        llm_context()
+    )
+    result = await instance.async_call_tool(llm.ToolInput("GetLiveContext", {}))
+    assert result["result"] == measured.live_context
