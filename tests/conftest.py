@@ -9,7 +9,11 @@ import pytest
 # Import before the `hass` fixture runs so HA finds this tree's custom_components,
 # not the test package's own (see DEVKIT's test-rig gotcha).
 import custom_components.jarvis  # noqa: F401
+from scripts.ha_compat import alias_micro_vad
 from tests.scripted_llm import scripted_llm  # noqa: F401
+
+# Every test instance's Assist pipeline gets the VAD `make run`'s HA gets.
+alias_micro_vad()
 
 
 @pytest.fixture

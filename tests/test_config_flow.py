@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-import socket
 from typing import Any
 from unittest.mock import patch
 
@@ -20,22 +19,26 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.jarvis.const import (
     CONF_API_KEY,
     CONF_BACKEND,
+    CONF_HEADERS,
     CONF_MAX_TURNS,
     CONF_MODEL,
     CONF_PROMPT,
+    CONF_TRANSPORT,
     CONF_URL,
     DOMAIN,
     SUBENTRY_CONVERSATION,
+    SUBENTRY_MCP_SERVER,
 )
+from scripts.llm_server import free_port
 from tests.scripted_llm import ScriptedLLMServer
+from tests.tools.conftest import StartMcp, setup_jarvis, start_mcp  # noqa: F401
+from tests.tools.test_mcp import mcp_subentry
 
 pytestmark = pytest.mark.usefixtures("ha_core")
 
 
 def closed_port_url() -> str:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return f"http://127.0.0.1:{sock.getsockname()[1]}"
+    return f"http://127.0.0.1:{free_port()}"
 
 
 @pytest_asyncio.fixture
@@ -261,18 +264,69 @@ async def test_agent_subentry_add_and_reconfigure(
     assert entry.subentries[added.subentry_id].data[CONF_MODEL] == "qwen-small"
 
 
-async def test_agent_subentry_needs_loaded_entry(
-    hass: HomeAssistant, socket_enabled: None
+@pytest.mark.parametrize(
+    ("down_at_setup", "reason"), [(True, "entry_not_loaded"), (False, "cannot_connect")]
+)
+async def test_agent_subentry_needs_the_server(
+    hass: HomeAssistant, socket_enabled: None, down_at_setup: bool, reason: str
 ) -> None:
-    entry = make_entry(closed_port_url())
+    server = ScriptedLLMServer()
+    await server.start()
+    if down_at_setup:
+        await server.stop()
+    entry = make_entry(server.url)
     entry.add_to_hass(hass)
     await hass.config_entries.async_setup(entry.entry_id)
+    assert (entry.state is ConfigEntryState.LOADED) is not down_at_setup
+    # A loaded entry whose server stopped answering cannot list the models.
+    await server.stop()
+
     result = await hass.config_entries.subentries.async_init(
         (entry.entry_id, SUBENTRY_CONVERSATION),
         context={"source": config_entries.SOURCE_USER},
     )
     assert result["type"] is FlowResultType.ABORT
-    assert result["reason"] == "entry_not_loaded"
+    assert result["reason"] == reason
+
+
+async def test_mcp_subentry_reconfigure_checks_before_saving(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    start_mcp: StartMcp,  # noqa: F811 - the fixture imported above
+) -> None:
+    server = await start_mcp()
+    entry = await setup_jarvis(
+        hass, scripted_llm, subentries=[mcp_subentry(server.url)]
+    )
+    (subentry_id,) = (
+        s.subentry_id
+        for s in entry.subentries.values()
+        if s.subentry_type == SUBENTRY_MCP_SERVER
+    )
+    result = await entry.start_subentry_reconfigure_flow(hass, subentry_id)
+    assert result["step_id"] == "reconfigure"
+    flow_id = result["flow_id"]
+    configure = hass.config_entries.subentries.async_configure
+
+    result = await configure(flow_id, {CONF_URL: "not a url"})
+    assert result["errors"] == {"base": "invalid_url"}
+    with patch(
+        "custom_components.jarvis.engine.mcp_client.McpClient.list_tools",
+        side_effect=RuntimeError("boom"),
+    ):
+        result = await configure(flow_id, {CONF_URL: server.url})
+    assert result["errors"] == {"base": "unknown"}
+
+    result = await configure(
+        flow_id, {CONF_URL: server.url, CONF_HEADERS: "X-Home: kitchen"}
+    )
+    await hass.async_block_till_done()
+    assert result["reason"] == "reconfigure_successful"
+    data = entry.subentries[subentry_id].data
+    assert (data[CONF_HEADERS], data[CONF_TRANSPORT]) == (
+        "X-Home: kitchen",
+        "streamable_http",
+    )
 
 
 async def test_unload_and_reload(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from homeassistant.components import conversation
@@ -31,7 +32,8 @@ from custom_components.jarvis.entity import ToolNames, history_from_chat_log
 from custom_components.jarvis.memory import async_get_memory
 from tests.common import async_setup_demo_lights
 from tests.engine.test_cache import planner_calls
-from tests.scripted_llm import Reply, ScriptedLLMServer
+from tests.engine.test_loop import system_text
+from tests.scripted_llm import CONTENT_PIECE, Reply, ScriptedLLMServer
 
 pytestmark = pytest.mark.usefixtures("ha_core")
 
@@ -206,6 +208,32 @@ async def test_server_gone_apologises_in_users_language(
     assert result.response.speech["plain"]["speech"] == LLM_UNAVAILABLE["de"]
 
 
+async def streamed_turn(
+    hass: HomeAssistant, agent: str, text: str
+) -> tuple[list[tuple[float, dict[str, Any]]], conversation.ConversationResult]:
+    """A turn as the Assist pipeline runs it, with a chat log delta listener:
+    each delta with the monotonic time it reached the chat log, and the result."""
+    deltas: list[tuple[float, dict[str, Any]]] = []
+    with (
+        chat_session.async_get_chat_session(hass) as session,
+        conversation.async_get_chat_log(
+            hass,
+            session,
+            chat_log_delta_listener=lambda _log, delta: deltas.append(
+                (time.monotonic(), delta)
+            ),
+        ),
+    ):
+        result = await conversation.async_converse(
+            hass, text, session.conversation_id, Context(), "en", agent_id=agent
+        )
+    return deltas, result
+
+
+def text_pieces(deltas: list[tuple[float, dict[str, Any]]]) -> list[str]:
+    return [delta["content"] for _, delta in deltas if delta.get("content")]
+
+
 async def test_reply_streams_to_the_pipeline(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:
@@ -214,34 +242,68 @@ async def test_reply_streams_to_the_pipeline(
     scripted_llm.script(
         Reply(content="The kitchen is warm. The hall is cool. The porch is cold.")
     )
-    deltas: list[dict[str, Any]] = []
-    entity = hass.data["entity_components"]["conversation"].get_entity(agent)
-    user_input = conversation.ConversationInput(
-        text="how warm is it",
-        context=Context(),
-        conversation_id=None,
-        device_id=None,
-        satellite_id=None,
-        language="en",
-        agent_id=agent,
-    )
-    with (
-        chat_session.async_get_chat_session(hass) as session,
-        conversation.async_get_chat_log(
-            hass,
-            session,
-            user_input,
-            chat_log_delta_listener=lambda _log, delta: deltas.append(delta),
-        ) as chat_log,
-    ):
-        await entity._async_handle_message(user_input, chat_log)
+    deltas, _ = await streamed_turn(hass, agent, "how warm is it")
 
-    pieces = [d["content"] for d in deltas if d.get("content")]
+    pieces = text_pieces(deltas)
     assert len(pieces) >= 3
     assert (
         "".join(pieces) == "The kitchen is warm. The hall is cool. The porch is cold."
     )
+    entity = hass.data["entity_components"]["conversation"].get_entity(agent)
     assert entity.supports_streaming
+
+
+async def test_text_protocol_prose_streams_while_the_model_writes(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """A small model's reply reaches the chat log (and HA's streaming TTS, past
+    60 characters) sentence by sentence, not once the model is done."""
+    _, agent = await setup_jarvis(
+        hass, scripted_llm, **{CONF_MODEL: "qwen2.5-coder:0.5b"}
+    )
+    reply = (
+        "The kitchen lights are off and the hall is quiet tonight. "
+        "The front door is locked and the garage door is closed. "
+        "Tomorrow will be sunny with a light breeze."
+    )
+    piece_delay = 0.1
+    scripted_llm.script(Reply(content=reply, piece_delay=piece_delay))
+    asked = time.monotonic()
+    deltas, result = await streamed_turn(hass, agent, "what is new at home?")
+
+    # Offered tools on the text protocol: the reply could have been a call.
+    assert "Available tools:" in system_text(scripted_llm.chat_requests[0])
+    assert result.response.speech["plain"]["speech"] == reply
+    assert "".join(text_pieces(deltas)) == reply
+    # The server sends a 5-character piece every `piece_delay`: it cannot
+    # finish before this, yet the first sentence is in the chat log by then.
+    reply_ends_after = asked + len(reply) / CONTENT_PIECE * piece_delay
+    first_text = next(t for t, delta in deltas if delta.get("content"))
+    assert first_text < reply_ends_after - 1
+
+
+@pytest.mark.parametrize(
+    "written_call",
+    [
+        '{"name": "HassTurnOn", "arguments": {"name": "Kitchen Lights"}}',
+        '```json\n{"name": "HassTurnOn", "arguments": {"name": "Kitchen Lights"}}\n```',
+        'Sure:\n```json\n{"name": "HassTurnOn", '
+        '"arguments": {"name": "Kitchen Lights"}}\n```',
+    ],
+)
+async def test_text_protocol_calls_never_reach_the_chat_log(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, written_call: str
+) -> None:
+    _, agent = await setup_jarvis(
+        hass, scripted_llm, **{CONF_MODEL: "qwen2.5-coder:0.5b"}
+    )
+    scripted_llm.script(
+        Reply(content=written_call), Reply(content="The kitchen lights are on.")
+    )
+    deltas, _ = await streamed_turn(hass, agent, "turn on the kitchen lights")
+
+    assert hass.states.get(KITCHEN).state == "on"
+    assert "".join(text_pieces(deltas)) == "The kitchen lights are on."
 
 
 async def test_diagnostics_redact_the_api_key(
@@ -428,3 +490,16 @@ async def test_each_engine_switch_works_per_agent(
     tools = [tool["function"]["name"] for tool in step["tools"]]
     assert ("tool_search" in tools) is on
     assert ("HassCancelAllTimers" in tools) is not on
+
+
+@pytest.mark.parametrize("said", ["yes", "no", "ja bitte"])
+async def test_a_plain_yes_or_no_with_nothing_waiting_reaches_the_model(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, said: str
+) -> None:
+    """Only an action held for confirmation is answered without the LLM."""
+    _, agent = await setup_jarvis(hass, scripted_llm)
+    scripted_llm.script(Reply(content="Yes to what?"))
+    response = await process(hass, agent, said)
+
+    assert speech(response) == "Yes to what?"
+    assert len(scripted_llm.chat_requests) == 1

@@ -26,7 +26,7 @@ import numpy as np
 import pytest
 
 from scripts import chat, models, run, say
-from scripts.llm_server import LlamaServer, LlamaServerError, _free_port
+from scripts.llm_server import LlamaServer, LlamaServerError, free_port
 
 
 def _make_parts(root: Path, chunks: list[bytes]) -> bytes:
@@ -303,7 +303,7 @@ async def make_run(
     This module's `run` points at it too. The test stops it; a failure kills it.
     """
     ports = {
-        name: str(_free_port("127.0.0.1"))
+        name: str(free_port())
         for name in ("JARVIS_HA_PORT", "JARVIS_LLAMA_PORT", "JARVIS_WYOMING_PORT")
     }
     env = os.environ | ports | {"JARVIS_HA_CONFIG": str(tmp_path / "cfg")}

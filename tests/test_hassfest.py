@@ -39,6 +39,7 @@ from homeassistant.helpers import (
     translation,
 )
 from homeassistant.helpers.service import _SERVICES_SCHEMA
+from homeassistant.helpers.update_coordinator import DataUpdateCoordinator
 from homeassistant.loader import Manifest, async_get_integration
 from homeassistant.setup import async_setup_component
 from homeassistant.util.yaml import load_yaml_dict
@@ -54,7 +55,7 @@ from custom_components.jarvis.const import (
     SUBENTRY_CONVERSATION,
     SUBENTRY_MCP_SERVER,
 )
-from custom_components.jarvis.telemetry import SERVER_CHECK_INTERVAL
+from custom_components.jarvis.coordinator import SERVER_CHECK_INTERVAL
 from tests.scripted_llm import ScriptedLLMServer
 from tests.test_config_flow import closed_port_url, make_entry
 from tests.tools.test_mcp import mcp_subentry
@@ -586,9 +587,25 @@ def requirements_are_typed() -> bool:
     )
 
 
+def common_modules() -> bool:
+    """The base entity in entity.py, every coordinator in coordinator.py."""
+    coordinator_homes = {
+        path.name
+        for path, module, _ in integration_sources()
+        for value in vars(module).values()
+        if isinstance(value, type)
+        and issubclass(value, DataUpdateCoordinator)
+        and value.__module__ == module.__name__
+    }
+    return coordinator_homes == {"coordinator.py"} and defines(
+        "entity.py", "JarvisLLMEntity"
+    )
+
+
 # What can be checked of a rule claimed done, from the code and the README.
 RULE_CHECKS: dict[str, Callable[[], bool]] = {
     "action-setup": actions_set_up_with_the_domain,
+    "common-modules": common_modules,
     "config-entry-unloading": lambda: defines("__init__.py", "async_unload_entry"),
     "config-flow": lambda: (
         MANIFEST["config_flow"] and defines("config_flow.py", "JarvisConfigFlow")

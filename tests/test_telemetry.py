@@ -25,10 +25,16 @@ from pytest_homeassistant_custom_component.common import (
     mock_restore_cache_with_extra_data,
 )
 
-from custom_components.jarvis.const import CONF_NUM_CTX, DOMAIN
+from custom_components.jarvis.const import (
+    CONF_MODEL,
+    CONF_NUM_CTX,
+    CONF_PLANNER,
+    DOMAIN,
+)
+from custom_components.jarvis.coordinator import TURN_FAILED
 from custom_components.jarvis.diagnostics import async_get_config_entry_diagnostics
 from custom_components.jarvis.engine.phrases import LLM_UNAVAILABLE
-from custom_components.jarvis.telemetry import TURN_FAILED, redact_arguments
+from custom_components.jarvis.telemetry import redact_arguments
 from tests.scripted_llm import Reply, ScriptedLLMServer
 from tests.test_conversation import KITCHEN, process, setup_jarvis, speech
 
@@ -156,6 +162,37 @@ async def test_text_protocol_turn_is_traced(
     assert detail["protocol"] == "text"
     assert [(c["name"], c["success"]) for c in detail["tool_calls"]] == [
         ("HassTurnOn", True)
+    ]
+
+
+async def test_planned_calls_and_cache_hits_are_recorded(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    # A small model runs the plan's steps without the chat model; the same
+    # request again in the conversation takes the plan from its cache.
+    entry, agent = await setup_jarvis(
+        hass, scripted_llm, **{CONF_PLANNER: True, CONF_MODEL: "qwen2.5-coder:0.5b"}
+    )
+    scripted_llm.script(
+        Reply(content='1. HassTurnOn: {"name": "Kitchen Lights"}\n2. reply'),
+        Reply(content="The kitchen lights are on."),
+        Reply(content="They are on again."),
+    )
+    trace.async_clear_traces()
+    first = await process(hass, agent, "turn on the kitchen lights")
+    first_detail = jarvis_detail()
+    await process(hass, agent, "turn on the kitchen lights", first["conversation_id"])
+    second_detail = jarvis_detail()
+
+    assert (first_detail["planned_calls"], first_detail["cache_hits"]) == (1, [])
+    assert second_detail["planned_calls"] == 1
+    assert "plan" in second_detail["cache_hits"]
+    diagnostics = await async_get_config_entry_diagnostics(hass, entry)
+    (subentry_id,) = entry.subentries
+    turns = diagnostics["recent_turns"][subentry_id]
+    assert [(t["planned_calls"], "plan" in t["cache_hits"]) for t in turns] == [
+        (1, False),
+        (1, True),
     ]
 
 

@@ -18,11 +18,9 @@ from homeassistant import loader
 from homeassistant.components import conversation
 from homeassistant.components.conversation import trace
 from homeassistant.components.intent import TIMER_DATA
-from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import Context, HomeAssistant, State
-from homeassistant.helpers import entity_registry as er, frame
+from homeassistant.helpers import frame
 from pytest_homeassistant_custom_component.common import (
-    MockConfigEntry,
     async_test_home_assistant,
     mock_storage,
 )
@@ -31,14 +29,8 @@ from pytest_homeassistant_custom_component.common import (
 # package's (DEVKIT's test-rig gotcha).
 import custom_components.jarvis  # noqa: F401
 from custom_components.jarvis.config_flow import default_agent_data
-from custom_components.jarvis.const import (
-    CONF_API_KEY,
-    CONF_BACKEND,
-    CONF_URL,
-    DOMAIN,
-    ENGINE_FEATURES,
-    SUBENTRY_CONVERSATION,
-)
+from custom_components.jarvis.const import ENGINE_FEATURES
+from tests.common import async_add_jarvis_agent
 
 from .home import EXPOSED, async_build_home
 from .model import Scenario, Turn, reply_misses, state_problems
@@ -116,33 +108,6 @@ async def home_assistant() -> AsyncIterator[HomeAssistant]:
                 await hass.async_stop(force=True)
 
 
-async def async_add_agent(
-    hass: HomeAssistant, endpoint: LLMEndpoint, features: bool
-) -> str:
-    """A Jarvis entry with one agent on the proxy; return the agent's entity id."""
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        data={CONF_BACKEND: "openai", CONF_URL: endpoint.proxy.url, CONF_API_KEY: ""},
-        subentries_data=[
-            ConfigSubentryData(
-                data=agent_data(endpoint.alias, features),
-                subentry_type=SUBENTRY_CONVERSATION,
-                title="Jarvis",
-                unique_id=None,
-            )
-        ],
-    )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    subentry_id = next(iter(entry.subentries))
-    entity_id = er.async_get(hass).async_get_entity_id(
-        "conversation", DOMAIN, subentry_id
-    )
-    assert entity_id is not None
-    return entity_id
-
-
 async def run_scenario(
     scenario: Scenario, config: str, model: str, endpoint: LLMEndpoint | None
 ) -> ScenarioOutcome:
@@ -158,7 +123,9 @@ async def run_scenario(
                 agent_id = conversation.HOME_ASSISTANT_AGENT
             else:
                 assert endpoint is not None, f"{config} needs an LLM"
-                agent_id = await async_add_agent(hass, endpoint, features)
+                _, agent_id = await async_add_jarvis_agent(
+                    hass, endpoint.proxy.url, agent_data(endpoint.alias, features)
+                )
             calls = endpoint.proxy.calls if endpoint else []
             await _play(
                 hass,

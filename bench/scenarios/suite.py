@@ -6,11 +6,17 @@ Fan are off. Garage Door and Kitchen Blinds are closed, Living Room Blinds open.
 Thermostat: heat, set to 20 °C. Front Door locked, Back Door unlocked. TV and
 Bedroom Speaker playing. Outside 15.6 °C and 54 %; bedroom 19.5 °C, office
 22.5 °C. The satellite the user speaks to has no area.
+
+Opening the garage door and unlocking are sensitive under Jarvis's default
+settings: they happen only after a question naming the target and the user's
+yes in the next turn (see `confirmed`).
 """
 
 from __future__ import annotations
 
-from .model import Scenario, Turn
+from collections.abc import Mapping
+
+from .model import Expected, Scenario, Turn
 
 # Reply words of a refusal or of a question back ("which light?").
 CANNOT = "not|can't|cannot|can’t|don't|doesn't|couldn't|isn't|no|sorry|unable"
@@ -56,6 +62,19 @@ def chat(text: str, reply: tuple[str, ...] = ()) -> Turn:
     return Turn(text, reply=reply, max_tool_calls=0)
 
 
+def confirmed(
+    text: str,
+    target: str,
+    changes: Mapping[str, Expected],
+    *,
+    yes: str = "yes",
+    allow: tuple[str, ...] = (),
+) -> tuple[Turn, Turn]:
+    """A sensitive command: first a question naming the target and no change
+    (but `allow`), then, after the user's yes, `changes`."""
+    return Turn(text, allow=allow, reply=("?", target)), Turn(yes, changes)
+
+
 SCENARIOS: tuple[Scenario, ...] = (
     # --- Simple device commands ----------------------------------------------
     one(
@@ -65,11 +84,16 @@ SCENARIOS: tuple[Scenario, ...] = (
         tier=0,
     ),
     one("device_bed_on", "device", Turn("turn on the bed light", {BED: "on"}), tier=0),
-    one(
+    Scenario(
         "device_garage_open",
         "device",
-        Turn("open the garage door", {GARAGE: "open"}),
+        confirmed("open the garage door", "garage", {GARAGE: "open"}),
         tier=0,
+    ),
+    Scenario(
+        "device_front_door_unlock",
+        "device",
+        confirmed("unlock the front door", "front door", {FRONT_DOOR: "unlocked"}),
     ),
     one(
         "device_back_door_lock",
@@ -180,12 +204,15 @@ SCENARIOS: tuple[Scenario, ...] = (
             reply=("19.5|19,5|19",),
         ),
     ),
-    one(
+    Scenario(
         "multi_garage_and_bed",
         "multi_step",
-        Turn(
+        # The bed light may wait for the yes too: both must be done after it.
+        confirmed(
             "open the garage door and turn on the bed light",
+            "garage",
             {GARAGE: "open", BED: "on"},
+            allow=(BED,),
         ),
     ),
     one(
@@ -246,7 +273,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         "follow_up",
         (
             Turn("is the garage door open?", reply=("closed|not open|shut|no",)),
-            Turn("open it", {GARAGE: "open"}),
+            *confirmed("open it", "garage", {GARAGE: "open"}),
         ),
     ),
     Scenario(
@@ -425,10 +452,10 @@ SCENARIOS: tuple[Scenario, ...] = (
         Turn("Enciende la Bed Light", {BED: "on"}),
         language="es",
     ),
-    one(
+    Scenario(
         "es_garage_open",
         "non_english",
-        Turn("Abre la Garage Door", {GARAGE: "open"}),
+        confirmed("Abre la Garage Door", "garage", {GARAGE: "open"}, yes="sí"),
         language="es",
     ),
     one(
@@ -484,12 +511,19 @@ SCENARIOS: tuple[Scenario, ...] = (
         language="es",
         home="es",
     ),
-    one(
+    Scenario(
         "es_home_garage_open",
         "foreign_home",
-        Turn("Abre la puerta del garaje", {GARAGE: "open"}),
+        confirmed("Abre la puerta del garaje", "garaje", {GARAGE: "open"}, yes="sí"),
         language="es",
         home="es",
+    ),
+    Scenario(
+        "de_home_garage_open",
+        "foreign_home",
+        confirmed("Öffne das Garagentor", "garagentor", {GARAGE: "open"}, yes="ja"),
+        language="de",
+        home="de",
     ),
     one(
         "es_home_bedroom_temp",

@@ -14,7 +14,7 @@ from homeassistant.helpers.update_coordinator import CoordinatorEntity
 
 from . import JarvisConfigEntry
 from .const import BACKEND_OLLAMA, CONF_BACKEND, DOMAIN
-from .telemetry import ServerMonitor
+from .coordinator import ServerMonitor
 
 # The coordinator does the polling.
 PARALLEL_UPDATES = 0

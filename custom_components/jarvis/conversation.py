@@ -11,14 +11,18 @@ from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import MATCH_ALL
 from homeassistant.core import HomeAssistant, callback
+from homeassistant.helpers import intent, llm
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import JarvisConfigEntry
-from .const import CONF_PROMPT, DOMAIN, SUBENTRY_CONVERSATION
+from .const import CONF_PROMPT, DOMAIN, SUBENTRY_CONVERSATION, TOOL_CONFIRM_ACTION
+from .engine.loop import ToolCallRecord, TurnResult
 from .engine.persona import persona_name, with_name
 from .entity import JarvisLLMEntity
+from .tools.api import DATA_TOOLS
 from .tools.assist_guard import guard_assist_tools, is_sensitive_intent
 from .tools.home import home_api
+from .tools.safety import failed
 from .wake_word import async_wake_phrase
 
 # Agents answer concurrently; the LLM server queues what it cannot run at once.
@@ -65,8 +69,13 @@ class JarvisConversationEntity(
         user_input: conversation.ConversationInput,
         chat_log: conversation.ChatLog,
     ) -> conversation.ConversationResult:
-        """Answer locally when HA's own intents match, else run the reply loop."""
+        """Answer a yes or no to a held action, or locally when HA's own
+        intents match, else run the reply loop."""
         started = time.monotonic()
+        if confirmed := await self._async_answer_confirmation(
+            user_input, chat_log, started
+        ):
+            return confirmed
         if self.prefers_local and (
             local := await conversation.async_handle_intents(
                 self.hass,
@@ -110,6 +119,60 @@ class JarvisConversationEntity(
             chat_log, user_input.language, user_input.context.user_id
         )
         return conversation.async_get_result_from_chat_log(user_input, chat_log)
+
+    async def _async_answer_confirmation(
+        self,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+        started: float,
+    ) -> conversation.ConversationResult | None:
+        """A plain yes or no to Jarvis's question about a held action, answered
+        without the LLM (see `Safety.async_answer`); kept in the chat log and
+        the trace like a confirm_action call."""
+        if (hub := self.hass.data.get(DATA_TOOLS)) is None or (
+            answer := await hub.safety.async_answer(
+                user_input.as_llm_context(DOMAIN), user_input.text
+            )
+        ) is None:
+            return None
+        turn = TurnResult(text=answer.reply, ended="confirmation")
+        if answer.result is not None:
+            call = llm.ToolInput(TOOL_CONFIRM_ACTION, {}, external=True)
+            conversation.async_conversation_trace_append(
+                conversation.ConversationTraceEventType.TOOL_CALL,
+                {"tool_name": call.tool_name, "tool_args": call.tool_args},
+            )
+            chat_log.async_add_assistant_content_without_tools(
+                conversation.AssistantContent(self.entity_id, tool_calls=[call])
+            )
+            chat_log.async_add_assistant_content_without_tools(
+                conversation.ToolResultContent(
+                    self.entity_id, call.id, call.tool_name, answer.result
+                )
+            )
+            turn.tool_calls.append(
+                ToolCallRecord(
+                    call.tool_name, {}, answer.result, answered_by_engine=False
+                )
+            )
+        chat_log.async_add_assistant_content_without_tools(
+            conversation.AssistantContent(self.entity_id, answer.reply)
+        )
+        turn.duration = time.monotonic() - started
+        self.entry.runtime_data.telemetry.async_record_loop(
+            self.subentry, chat_log, turn
+        )
+        response = intent.IntentResponse(language=user_input.language)
+        response.async_set_speech(answer.reply)
+        if answer.result is not None and failed(answer.result):
+            response.async_set_error(
+                intent.IntentResponseErrorCode.FAILED_TO_HANDLE, answer.reply
+            )
+        return conversation.ConversationResult(
+            response=response,
+            conversation_id=chat_log.conversation_id,
+            continue_conversation=chat_log.continue_conversation,
+        )
 
 
 # Open-ended media search, and canned chit-chat ("Hello from Home Assistant.")

@@ -1,47 +1,38 @@
-"""Per-turn telemetry and the health of the LLM server.
+"""Per-turn telemetry.
 
 Every turn becomes a `TurnRecord`: it goes to Home Assistant's conversation
 trace (the Assist debug view), to the log, to the agent's diagnostic sensors
 and, for the last few turns, to diagnostics. What the user said, the reply and
-tool arguments are redacted before a record is kept.
+tool arguments are redacted before a record is kept. Each turn also tells the
+server check (coordinator.py) whether the model answered.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 import re
 from typing import TYPE_CHECKING, Any, Literal
 
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
-from homeassistant.const import EVENT_HOMEASSISTANT_STOP
-from homeassistant.core import CALLBACK_TYPE, Event, HomeAssistant, callback
-from homeassistant.exceptions import ConfigEntryAuthFailed
-from homeassistant.helpers import intent, issue_registry as ir, llm
-from homeassistant.helpers.update_coordinator import DataUpdateCoordinator
+from homeassistant.core import CALLBACK_TYPE, callback
+from homeassistant.helpers import intent, llm
 from homeassistant.util import dt as dt_util
-from yarl import URL
 
-from .const import CONF_URL, CONNECT_TIMEOUT, DOMAIN, LOGGER
-from .engine.llm.base import LLMAuthError, LLMClient, LLMError
+from .const import LOGGER
 from .engine.loop import TurnResult
 from .engine.redact import redact
 from .engine.types import JsonObject
 
 if TYPE_CHECKING:
-    from . import JarvisConfigEntry
+    from .coordinator import ServerMonitor
 
 MAX_TURNS_KEPT = 20  # per agent, for diagnostics
-SERVER_CHECK_INTERVAL = timedelta(seconds=60)
-ISSUE_SERVER_UNREACHABLE = "server_unreachable"
-# Placeholder for the repair issue when a reply, not the periodic check, failed.
-TURN_FAILED = "a reply could not get an answer from the model"
 
-type TurnPath = Literal["fast_path", "loop", "memory"]
+type TurnPath = Literal["fast_path", "loop", "memory", "confirmation"]
 type TurnListener = Callable[[TurnRecord], None]
 
 # Argument names whose values are secrets whatever they look like (alarm codes).
@@ -70,7 +61,8 @@ class TurnRecord:
     ended: str
     duration: float
     # Engine details (loop turns only): plan steps, each LLM call, why the turn
-    # failed or switched protocol, what the context budget did.
+    # failed or switched protocol, what the context budget did, what came from
+    # the conversation's cache, tool calls run straight from the plan.
     engine: dict[str, Any] = field(default_factory=dict)
     time: datetime = field(default_factory=dt_util.utcnow)
 
@@ -168,7 +160,13 @@ def loop_record(
     agent: str, chat_log: conversation.ChatLog, result: TurnResult
 ) -> TurnRecord:
     """The record of a turn the reply engine answered."""
-    path: TurnPath = "memory" if result.ended == "memory" else "loop"
+    path: TurnPath = (
+        "memory"
+        if result.ended == "memory"
+        else "confirmation"
+        if result.ended == "confirmation"
+        else "loop"
+    )
     return TurnRecord(
         agent=agent,
         path=path,
@@ -201,6 +199,8 @@ def loop_record(
                 "shortened_tool_results": result.shortened_results,
                 "summarised_turns": result.summarised_turns,
             },
+            "cache_hits": list(result.cache_hits),
+            "planned_calls": result.planned_calls,
         },
     )
 
@@ -308,117 +308,3 @@ class Telemetry:
             listener(record)
         if self.server is not None:
             self.server.async_turn_ended(record)
-
-
-@dataclass(frozen=True, slots=True)
-class ServerStatus:
-    """Whether the LLM server answers, and if not, why."""
-
-    reachable: bool
-    error: str | None = None
-
-
-class ServerMonitor(DataUpdateCoordinator[ServerStatus]):
-    """Checks the LLM server by listing its models; keeps a repair issue in step.
-
-    A turn that failed on the server marks it unreachable at once; one the
-    model answered marks it reachable again without waiting for the next check.
-    """
-
-    config_entry: JarvisConfigEntry
-
-    def __init__(
-        self, hass: HomeAssistant, entry: JarvisConfigEntry, client: LLMClient
-    ) -> None:
-        """Start as reachable: setting up the entry just listed the models."""
-        super().__init__(
-            hass,
-            LOGGER,
-            config_entry=entry,
-            name=f"{DOMAIN} server",
-            update_interval=SERVER_CHECK_INTERVAL,
-            always_update=False,
-        )
-        self._client = client
-        self.data = ServerStatus(reachable=True)
-        # User and password never belong in a repair message.
-        self._url = str(URL(entry.data[CONF_URL]).with_user(None))
-        self._issue_id = f"{ISSUE_SERVER_UNREACHABLE}_{entry.entry_id}"
-        # Home Assistant stops an entry's coordinator only when the entry
-        # unloads, which stopping does not do: left alone, the check would run
-        # on after the shared HTTP session closed.
-        self._unsub_stop: CALLBACK_TYPE | None = hass.bus.async_listen_once(
-            EVENT_HOMEASSISTANT_STOP, self._async_hass_stopping
-        )
-
-    async def _async_update_data(self) -> ServerStatus:
-        try:
-            async with asyncio.timeout(CONNECT_TIMEOUT):
-                models = await self._client.list_models()
-        except LLMAuthError as err:
-            # Reachable, but the key is wrong: that is re-authentication's job.
-            raise ConfigEntryAuthFailed(
-                translation_domain=DOMAIN, translation_key="invalid_auth"
-            ) from err
-        except (LLMError, TimeoutError) as err:
-            status = ServerStatus(False, str(err) or type(err).__name__)
-        else:
-            status = (
-                ServerStatus(True)
-                if models
-                else ServerStatus(False, "the server lists no models")
-            )
-        self._async_track(status)
-        return status
-
-    @callback
-    def async_turn_ended(self, record: TurnRecord) -> None:
-        """Take a turn's outcome as a check of the server."""
-        if record.ended == "llm_error":
-            status = ServerStatus(False, TURN_FAILED)
-        elif record.llm_calls and not self.data.reachable:
-            status = ServerStatus(True)
-        else:
-            return
-        self._async_track(status)
-        self.async_set_updated_data(status)
-
-    async def async_shutdown(self) -> None:
-        """An unloaded entry leaves no repair issue behind."""
-        if self._unsub_stop is not None:
-            self._unsub_stop()
-            self._unsub_stop = None
-        await super().async_shutdown()
-        ir.async_delete_issue(self.hass, DOMAIN, self._issue_id)
-
-    async def _async_hass_stopping(self, _event: Event) -> None:
-        """Stop checking; the repair issue stays as the last check left it."""
-        self._unsub_stop = None  # a listener fired once is gone already
-        await super().async_shutdown()
-
-    @callback
-    def _async_track(self, status: ServerStatus) -> None:
-        """Log changes once and keep the repair issue in step with `status`."""
-        was_reachable = self.data.reachable
-        if status.reachable:
-            if not was_reachable:
-                LOGGER.info("The LLM server at %s answers again", self._url)
-                ir.async_delete_issue(self.hass, DOMAIN, self._issue_id)
-            return
-        if was_reachable:
-            LOGGER.warning(
-                "The LLM server at %s is unreachable: %s", self._url, status.error
-            )
-        ir.async_create_issue(
-            self.hass,
-            DOMAIN,
-            self._issue_id,
-            is_fixable=False,
-            severity=ir.IssueSeverity.ERROR,
-            translation_key=ISSUE_SERVER_UNREACHABLE,
-            translation_placeholders={
-                "title": self.config_entry.title,
-                "url": self._url,
-                "error": status.error or "",
-            },
-        )

@@ -25,7 +25,7 @@ import urllib.request
 
 import pytest
 
-from scripts.llm_server import _free_port
+from scripts.llm_server import free_port
 from scripts.run import REPO_ROOT
 
 HERE = Path(__file__).resolve().parent
@@ -86,16 +86,16 @@ def make_run(tmp_path: Path, socket_enabled: None) -> Iterator[RunningStack]:
     """`python -m scripts.run`, as `make run` starts it, until it says it is ready."""
     if missing := _missing_tools():
         pytest.fail(f"missing for the browser test: {', '.join(missing)}")
-    ha_port = _free_port("127.0.0.1")
+    ha_port = free_port()
     env = {
         **os.environ,
         "JARVIS_HA_CONFIG": str(tmp_path / "ha_config"),
         "JARVIS_HA_PORT": str(ha_port),
-        "JARVIS_LLAMA_PORT": str(_free_port("127.0.0.1")),
-        "JARVIS_WYOMING_PORT": str(_free_port("127.0.0.1")),
+        "JARVIS_LLAMA_PORT": str(free_port()),
+        "JARVIS_WYOMING_PORT": str(free_port()),
         # Nothing listens there: the embedded llama.cpp serves the 0.5B model
         # even where a developer runs Ollama.
-        "OLLAMA_HOST": f"127.0.0.1:{_free_port('127.0.0.1')}",
+        "OLLAMA_HOST": f"127.0.0.1:{free_port()}",
     }
     output = tmp_path / "run.out"
     with output.open("wb") as out:

@@ -8,20 +8,12 @@ from __future__ import annotations
 
 import time
 
-from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import HomeAssistant
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.jarvis.config_flow import default_agent_data
-from custom_components.jarvis.const import (
-    CONF_API_KEY,
-    CONF_BACKEND,
-    CONF_URL,
-    DOMAIN,
-    SUBENTRY_CONVERSATION,
-)
 from scripts.llm_server import LlamaServer
+from tests.common import async_add_jarvis_agent
 from tests.tools.conftest import StartMcp, start_mcp  # noqa: F401 - the fixture
 from tests.tools.mcp_server import HIGH_TIDE
 from tests.tools.test_injection import converse
@@ -39,24 +31,11 @@ async def test_real_model_answers_from_an_mcp_tool(
     start_mcp: StartMcp,  # noqa: F811 - the fixture imported above
 ) -> None:
     server = await start_mcp()
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        data={CONF_BACKEND: "openai", CONF_URL: llama_server.url, CONF_API_KEY: ""},
-        subentries_data=[
-            ConfigSubentryData(
-                data=default_agent_data(llama_server.alias),
-                subentry_type=SUBENTRY_CONVERSATION,
-                title="Jarvis",
-                unique_id=None,
-            ),
-            mcp_subentry(server.url),
-        ],
-    )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    agent = next(
-        e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
+    _, agent = await async_add_jarvis_agent(
+        hass,
+        llama_server.url,
+        default_agent_data(llama_server.alias),
+        mcp_subentry(server.url),
     )
 
     started = time.monotonic()

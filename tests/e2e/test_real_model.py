@@ -4,22 +4,13 @@ from __future__ import annotations
 
 import time
 
-from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import HomeAssistant
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.jarvis.config_flow import default_agent_data
-from custom_components.jarvis.const import (
-    CONF_API_KEY,
-    CONF_BACKEND,
-    CONF_PREFER_LOCAL,
-    CONF_URL,
-    DOMAIN,
-    SUBENTRY_CONVERSATION,
-)
+from custom_components.jarvis.const import CONF_PREFER_LOCAL
 from scripts.llm_server import LlamaServer
-from tests.common import async_setup_demo_lights
+from tests.common import async_add_jarvis_agent, async_setup_demo_lights
 
 pytestmark = [
     pytest.mark.real_model,
@@ -35,28 +26,13 @@ async def setup_real_jarvis(hass: HomeAssistant, llama_server: LlamaServer) -> s
     await hass.services.async_call(
         "light", "turn_off", {"entity_id": KITCHEN}, blocking=True
     )
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        data={CONF_BACKEND: "openai", CONF_URL: llama_server.url, CONF_API_KEY: ""},
-        subentries_data=[
-            ConfigSubentryData(
-                # Fast path off: the model itself must do the work here.
-                data={
-                    **default_agent_data(llama_server.alias),
-                    CONF_PREFER_LOCAL: False,
-                },
-                subentry_type=SUBENTRY_CONVERSATION,
-                title="Jarvis",
-                unique_id=None,
-            )
-        ],
+    # Fast path off: the model itself must do the work here.
+    _, agent = await async_add_jarvis_agent(
+        hass,
+        llama_server.url,
+        {**default_agent_data(llama_server.alias), CONF_PREFER_LOCAL: False},
     )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    return next(
-        e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
-    )
+    return agent
 
 
 async def test_turn_on_kitchen_lights_with_real_model(

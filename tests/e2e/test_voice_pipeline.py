@@ -7,11 +7,10 @@ Home Assistant's own `wyoming` integration talks to the real servers on loopback
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 import time
 from typing import Any
-from unittest.mock import patch
 
 from homeassistant.components import assist_pipeline, tts
 from homeassistant.components.assist_pipeline import (
@@ -23,7 +22,6 @@ from homeassistant.core import Context, HomeAssistant
 from homeassistant.setup import async_setup_component
 import numpy as np
 from piper import PiperVoice
-from pymicro_vad import MicroVad
 import pytest
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
@@ -48,14 +46,6 @@ COMMAND = "Turn on the kitchen lights."
 CHUNK_BYTES = 1024
 
 type Events = list[tuple[float, PipelineEvent]]
-
-
-@pytest.fixture(autouse=True)
-def micro_vad_2() -> Iterator[None]:
-    """HA 2026.2's pipeline VAD calls pymicro-vad 1.x's `Process10ms`; 1.x has no
-    Python 3.13 wheel, and 2.x (installed) renamed the same call `process_10ms`."""
-    with patch.object(MicroVad, "Process10ms", MicroVad.process_10ms, create=True):
-        yield
 
 
 async def setup_pipeline(

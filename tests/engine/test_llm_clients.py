@@ -7,7 +7,6 @@ from collections.abc import AsyncIterator, Callable
 import contextlib
 from contextlib import aclosing
 import json
-import socket
 from typing import Any
 
 import aiohttp
@@ -31,6 +30,7 @@ from custom_components.jarvis.engine.llm.base import (
     Usage,
 )
 from custom_components.jarvis.engine.types import Message, ToolCall, ToolSpec
+from scripts.llm_server import free_port
 from tests.scripted_llm import Reply, ScriptedLLMServer
 
 BACKENDS = ["ollama", "openai"]
@@ -94,10 +94,7 @@ async def keyed_llm(socket_enabled: None) -> AsyncIterator[ScriptedLLMServer]:
 @pytest.fixture
 def closed_port_url(socket_enabled: None) -> str:
     """A loopback URL nothing listens on."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"http://127.0.0.1:{port}"
+    return f"http://127.0.0.1:{free_port()}"
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Mapping
 import json
-import socket
 from typing import Any
 
 import pytest
@@ -28,6 +27,7 @@ from custom_components.jarvis.engine.phrases import (
     NOT_UNDERSTOOD,
 )
 from custom_components.jarvis.engine.types import JsonObject, Message, ToolSpec
+from scripts.llm_server import free_port
 from tests.scripted_llm import Reply, ScriptedLLMServer
 
 TOOLS = [
@@ -310,10 +310,9 @@ async def test_timeout_apologises_and_cancels_the_request(
 async def test_server_down_apologises_in_users_language(
     backend: str, socket_enabled: None
 ) -> None:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    client = create_client(backend, f"http://127.0.0.1:{port}", connect_timeout=2)
+    client = create_client(
+        backend, f"http://127.0.0.1:{free_port()}", connect_timeout=2
+    )
     host, _ = make_host()
     try:
         result = await run_loop(client, host, language="de-DE")

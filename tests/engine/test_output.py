@@ -27,7 +27,7 @@ def test_strip_think_handles_unopened_leading_block() -> None:
 
 
 def test_gate_releases_whole_sentences_of_prose() -> None:
-    gate = ReleaseGate(hold_all=False)
+    gate = ReleaseGate()
     assert gate.feed("The kitchen light") == ""
     assert gate.feed(" is on. It is") == "The kitchen light is on. "
     assert gate.held == "It is"
@@ -43,11 +43,17 @@ def test_gate_releases_whole_sentences_of_prose() -> None:
     ],
 )
 def test_gate_holds_anything_that_may_be_a_call(stream: list[str]) -> None:
-    gate = ReleaseGate(hold_all=False)
+    gate = ReleaseGate()
     assert "".join(gate.feed(piece) for piece in stream) == ""
     assert gate.held == "".join(stream)
 
 
-def test_gate_hold_all_releases_nothing() -> None:
-    gate = ReleaseGate(hold_all=True)
-    assert gate.feed("Plain prose. More prose. ") == ""
+def test_gate_holds_a_lead_in_until_prose_follows_it() -> None:
+    gate = ReleaseGate()
+    assert gate.feed("Sure, here it is:\n") == ""
+    assert gate.feed("The hall light is on.\n") == (
+        "Sure, here it is:\nThe hall light is on.\n"
+    )
+    assert gate.feed("To turn it off, use:\n") == ""
+    assert gate.feed("```json") == ""
+    assert gate.held == "To turn it off, use:\n```json"

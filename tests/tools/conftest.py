@@ -24,16 +24,13 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.jarvis.const import (
-    CONF_API_KEY,
-    CONF_BACKEND,
     CONF_MODEL,
     CONF_PREFER_LOCAL,
     CONF_TOOL_ROUTER,
-    CONF_URL,
     DOMAIN,
     LLM_API_JARVIS,
-    SUBENTRY_CONVERSATION,
 )
+from tests.common import async_add_jarvis_agent
 from tests.scripted_llm import ScriptedLLMServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -141,30 +138,20 @@ async def setup_jarvis(
     options: dict[str, Any] | None = None,
 ) -> MockConfigEntry:
     """A Jarvis entry whose agent uses Assist and the Jarvis tools."""
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        data={CONF_BACKEND: "openai", CONF_URL: llm_server.url, CONF_API_KEY: ""},
-        options=options or {},
-        subentries_data=[
-            ConfigSubentryData(
-                data={
-                    CONF_MODEL: "test-model",
-                    CONF_LLM_HASS_API: [llm.LLM_API_ASSIST, LLM_API_JARVIS],
-                    # The scripted model, not HA's intent matcher or the tool
-                    # router, decides which tool runs: the tests are about tools.
-                    CONF_PREFER_LOCAL: False,
-                    CONF_TOOL_ROUTER: False,
-                },
-                subentry_type=SUBENTRY_CONVERSATION,
-                title="Jarvis",
-                unique_id=None,
-            ),
-            *(subentries or []),
-        ],
+    entry, _ = await async_add_jarvis_agent(
+        hass,
+        llm_server.url,
+        {
+            CONF_MODEL: "test-model",
+            CONF_LLM_HASS_API: [llm.LLM_API_ASSIST, LLM_API_JARVIS],
+            # The scripted model, not HA's intent matcher or the tool router,
+            # decides which tool runs: the tests are about tools.
+            CONF_PREFER_LOCAL: False,
+            CONF_TOOL_ROUTER: False,
+        },
+        *(subentries or []),
+        options=options,
     )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
     return entry
 
 

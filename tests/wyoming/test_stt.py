@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
+import threading
 
 import numpy as np
 from piper import PiperVoice
@@ -12,8 +13,9 @@ import pytest
 from wyoming.asr import Transcribe
 from wyoming.audio import AudioChunk, AudioStart, AudioStop
 from wyoming.client import AsyncTcpClient
+from wyoming.info import Describe, Info
 
-from wyoming_services.stt.service import resolve_model
+from wyoming_services.stt.service import SttService, resolve_model
 from wyoming_services.testing import (
     HOST,
     describe,
@@ -78,6 +80,62 @@ async def test_speech_after_a_pause_is_decoded_again(
     pcm += piper_clip(piper, "in the kitchen.") + silence(0.7)
     result = await transcribe(stt_port, pcm, realtime=True)
     assert "kitchen" in result.text.lower()
+
+
+async def test_busy_decoder_does_not_change_the_transcript(
+    stt_port: int,
+    stt_service: SttService,
+    piper: PiperVoice,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # Two pauses: the first one's early decode is outdated by the second one.
+    pcm = piper_clip(piper, "Turn on the lights") + silence(0.5)
+    pcm += piper_clip(piper, "in the kitchen.") + silence(0.7)
+    with caplog.at_level(logging.DEBUG, logger="wyoming_services.stt.handler"):
+        spoken = await transcribe(stt_port, pcm, realtime=True)
+        caplog.clear()
+        # A slow machine: the decoder is still busy when the second pause comes.
+        release = threading.Event()
+        busy = stt_service.decoder.submit(release.wait)
+        try:
+            async with AsyncTcpClient(HOST, stt_port) as client:
+                await client.write_event(Transcribe(language="en").event())
+                await client.write_event(AudioStart(16000, 2, 1).event())
+                for offset in range(0, len(pcm), 1024):
+                    chunk = AudioChunk(16000, 2, 1, pcm[offset : offset + 1024])
+                    await client.write_event(chunk.event())
+                # Events are handled in order: `info` means every chunk was.
+                await client.write_event(Describe().event())
+                while (event := await client.read_event()) is not None:
+                    if Info.is_type(event.type):
+                        break
+                release.set()
+                await client.write_event(AudioStop().event())
+                while (event := await client.read_event()) is not None:
+                    if event.type == "transcript":
+                        break
+        finally:
+            release.set()
+            await busy
+    assert event is not None
+    assert "Early decode covers the utterance" in caplog.text
+    assert event.data["text"] == spoken.text
+    assert "kitchen" in spoken.text.lower()
+
+
+def _from_first_sound(pcm: bytes) -> bytes:
+    """A clip cut to start with speech, as a stream right after a wake word may."""
+    samples = np.frombuffer(pcm, dtype="<i2")
+    return pcm[2 * int(np.flatnonzero(np.abs(samples) > 300)[0]) :]
+
+
+@pytest.mark.usefixtures("espeak")
+@pytest.mark.parametrize("command", ["Dim the lights.", "Turn up the volume."])
+async def test_speech_from_the_first_sample(stt_port: int, command: str) -> None:
+    result = await transcribe(
+        stt_port, _from_first_sound(espeak_clip(command)) + silence(0.7)
+    )
+    assert word_error_rate(command, result.text) <= 0.1, result.text
 
 
 async def test_streaming_events(stt_port: int, piper: PiperVoice) -> None:

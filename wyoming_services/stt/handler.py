@@ -4,7 +4,8 @@ The latency trick: the stream is decoded as soon as the speaker pauses, while th
 client is still sending the trailing silence its own VAD needs. When `audio-stop`
 comes, the transcript is usually known already and goes out at once. If the
 speaker went on after that pause, the early result is dropped and the whole
-utterance is decoded again.
+utterance is decoded again. What Whisper is given depends only on the audio, never
+on how fast the decodes ran.
 """
 
 from __future__ import annotations
@@ -40,6 +41,10 @@ EARLY_DECODE_PAUSE: Final = 3200
 # finished command would be; cut right after the pause, Whisper sometimes reads
 # the last word differently than it does with the whole recording.
 EARLY_TRAILING_SILENCE: Final = 16000
+# Silence (in samples) put before every decode: when speech starts at the very first
+# sample, as it often does right after a wake word, tiny.en drops or garbles the
+# first word ("Dim the lights" -> "in the lights").
+LEAD_IN_SILENCE: Final = 3200
 
 
 class _Utterance:
@@ -79,12 +84,14 @@ class _Utterance:
         )
 
     def _maybe_decode_early(self) -> None:
-        if self._early_is_current() or (
-            self._early is not None and not self._early.done()
-        ):
+        if self._early_is_current():
             return
         if self._tracker.silence_after_speech() < EARLY_DECODE_PAUSE:
             return
+        if self._early is not None:
+            # Outdated: waiting for it would move this decode to a later chunk, or
+            # (if the stream ends first) replace it with a decode of everything.
+            self._early.cancel()
         self._early_samples = self._tracker.samples
         _LOGGER.debug(
             "Pause after speech: decoding %.2f s early", self._early_samples / 16000
@@ -95,7 +102,11 @@ class _Utterance:
         )
 
     def _decode(self, samples: int, silence: int = 0) -> asyncio.Future[Transcript]:
-        pcm = bytes(self._audio[: samples * 2]) + bytes(silence * 2)
+        pcm = (
+            bytes(LEAD_IN_SILENCE * 2)
+            + bytes(self._audio[: samples * 2])
+            + bytes(silence * 2)
+        )
         audio = np.frombuffer(pcm, dtype="<i2")
         return self._service.decoder.submit(
             self._service.transcribe, audio, self._language

@@ -45,6 +45,7 @@ from .phrases import (
     NOTHING_TO_FORGET,
     REMEMBERED,
     STOPPED,
+    final_reply,
     phrase,
 )
 from .planner import MEMORY, REPLY, Plan, PlanStep, grounded, make_plan
@@ -247,7 +248,8 @@ class TurnResult:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     tool_calls: list[ToolCallRecord] = field(default_factory=list)
-    # done | stopped | memory | max_turns | tool_failures | llm_error | not_understood
+    # done | stopped | memory | max_turns | tool_failures | llm_error |
+    # not_understood | final_reply
     ended: str = "done"
     duration: float = 0.0
     # Why each offered tool was offered (router, plan, previous turn, search).
@@ -503,6 +505,8 @@ class _Turn:
             if not step.calls:
                 return
             records = self._record_calls(step.calls, results)
+            if await self._end_with_final_reply(host, records):
+                return
             failed_steps = failed_steps + 1 if all(_failed(r) for r in records) else 0
             if failed_steps >= MAX_FAILED_STEPS:
                 # Small models retry a failing call forever; stop and say so.
@@ -542,7 +546,10 @@ class _Turn:
             delta = await self.guard(call)
             results = await host.run_step(_call_step(delta))
             self.result.planned_calls += 1
-            if any(_failed(r) for r in self._record_calls([delta], results)):
+            records = self._record_calls([delta], results)
+            if await self._end_with_final_reply(host, records):
+                return True
+            if any(_failed(r) for r in records):
                 return False
         await self._final_reply(host, ANSWER_INSTRUCTION, "done", purpose="answer")
         return True
@@ -612,6 +619,18 @@ class _Turn:
                 )
             )
         return records
+
+    async def _end_with_final_reply(
+        self, host: StepHost, records: Sequence[ToolCallRecord]
+    ) -> bool:
+        """Say the final reply a tool result gave, word for word, and end the
+        turn (the last one, if several did): no model call may reword it."""
+        replies = [text for record in records if (text := final_reply(record.result))]
+        if not replies:
+            return False
+        await host.run_step(_say(replies[-1], self))
+        self.result.ended = "final_reply"
+        return True
 
     async def _final_reply(
         self,
@@ -918,9 +937,7 @@ class _Step:
     async def _stream(self) -> AsyncIterator[Delta]:
         turn = self._turn
         text_mode = turn.text_mode and self._tools_offered
-        gate = ReleaseGate(
-            hold_all=text_mode, veto=lambda text: _echoes(text, self._instruction)
-        )
+        gate = ReleaseGate(veto=self._echoes_instruction)
         try:
             async for text in self._consume(
                 await self._request(text_mode=text_mode), gate
@@ -933,9 +950,9 @@ class _Step:
             turn.loop._protocols.use_text(turn.loop._settings.model)
             turn.result.protocol_switch = "tools_rejected"
             text_mode = True
-            gate = ReleaseGate(hold_all=True)
-            async for _ in self._consume(await self._request(text_mode=True), gate):
-                pass  # a gate that holds everything releases nothing early
+            gate = ReleaseGate(veto=self._echoes_instruction)
+            async for text in self._consume(await self._request(text_mode=True), gate):
+                yield TextDelta(text)
         if self._tools_offered:
             turn.result.protocol = "text" if text_mode else "native"
             self._protocol = turn.result.protocol
@@ -959,12 +976,15 @@ class _Step:
                 await turn.check_call(name, args)
                 for name, args in _distinct(parsed.calls)
             ]
-        elif parsed.prose and not _echoes(parsed.prose, self._instruction):
+        elif parsed.prose and not self._echoes_instruction(parsed.prose):
             yield TextDelta(_joined(gate.released, parsed.prose))
         elif not gate.released:
             self.outcome = "junk"
         for delta in self.calls:
             yield delta
+
+    def _echoes_instruction(self, text: str) -> bool:
+        return _echoes(text, self._instruction)
 
     async def _request(self, *, text_mode: bool) -> ChatRequest:
         """The request, refitted if the server's tokenizer finds it too long."""

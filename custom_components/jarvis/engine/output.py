@@ -70,14 +70,14 @@ def strip_think(text: str) -> str:
 class ReleaseGate:
     """Decides how much of a streaming reply can be shown before it is complete.
 
-    Text is released a sentence at a time, and only while nothing in it could be
-    a tool call written as text; with `hold_all` nothing is released early.
+    Text is released a sentence at a time, as soon as nothing in it could be a
+    tool call written as text: on the text protocol too, so that a spoken
+    reply starts while the model still writes it. A reply that starts like a
+    call, or comes to contain call syntax, is held from there on.
     """
 
-    def __init__(
-        self, *, hold_all: bool, veto: Callable[[str], bool] | None = None
-    ) -> None:
-        self._blocked = hold_all
+    def __init__(self, veto: Callable[[str], bool] | None = None) -> None:
+        self._blocked = False
         # A sentence the veto rejects is held, and so is all that follows.
         self._veto = veto
         self._pending = ""
@@ -96,7 +96,10 @@ class ReleaseGate:
             return ""
         boundary = 0
         for match in _SENTENCE_END_RE.finditer(self._pending):
-            boundary = match.end()
+            # A lead-in ("To do that, use:") may introduce a call: keep it
+            # until what follows shows it does not.
+            if not self._pending[: match.end()].rstrip().endswith(":"):
+                boundary = match.end()
         if not boundary:
             return ""
         ready = self._pending[:boundary]

@@ -7,7 +7,7 @@ through the chat log, so Jarvis's tools show in the conversation trace.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -25,6 +25,7 @@ from ..const import (
     LLM_API_JARVIS_NAME,
     SENSITIVE_KINDS,
 )
+from ..engine.phrases import Deed
 from .builtin import (
     CalculateTool,
     CallServiceTool,
@@ -109,14 +110,16 @@ class JarvisTools:
         *,
         sensitive: bool = False,
         grounded: bool = True,
+        deeds: Sequence[Deed] = (),
     ) -> JsonObjectType:
         """Run now, or hold for confirmation (sensitive, or possibly injected).
 
         `names` are what the user would call the targets: the request is
         grounded when the user named one, and a confirmation question must.
+        `deeds` let the question be asked in the user's language.
         """
         if sensitive or (not grounded and self.safety.is_tainted(llm_context)):
-            return self.safety.hold(llm_context, description, names, run)
+            return self.safety.hold(llm_context, description, names, run, deeds)
         return await run()
 
     def untrusted_result(

@@ -21,19 +21,10 @@ from homeassistant.util.json import JsonObjectType
 import voluptuous as vol
 
 from ..const import DOMAIN, SENSITIVE_KINDS
+from ..engine.phrases import TO_DO, actions
 from .api import DATA_TOOLS, JarvisTools
 from .builtin import ConfirmActionTool, JarvisTool, replace_tools
-from .safety import sensitive_kind
-
-# What HA's generic intents do to a guarded entity, said the way people say it.
-_VERBS = {
-    ("lock", "turn_off"): "unlock",
-    ("alarm_control_panel", "turn_off"): "disarm",
-    ("alarm_control_panel", "alarm_disarm"): "disarm",
-    ("cover", "turn_on"): "open",
-    ("cover", "open_cover"): "open",
-    ("cover", "set_cover_position"): "move",
-}
+from .safety import deeds, sensitive_kind
 
 type Slots = dict[str, Any]
 
@@ -164,8 +155,18 @@ class GuardedIntentTool(JarvisTool):
 
         if not targets:
             return await run()
+        # What HA's generic intents do to the targets, said the way people say it.
+        acts = deeds(
+            hass,
+            [(state.entity_id, service) for state, service in targets],
+            slots.get("position", {}).get("value"),
+        )
         return self.hub.safety.hold(
-            llm_context, _describe(targets, slots), _names(hass, targets, slots), run
+            llm_context,
+            actions(acts, TO_DO, "en"),
+            _names(hass, targets, slots),
+            run,
+            acts,
         )
 
 
@@ -202,18 +203,6 @@ def guard_assist_tools(hass: HomeAssistant, llm_api: llm.APIInstance | None) -> 
 
 def _blank(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
-
-
-def _describe(targets: Iterable[tuple[State, str]], slots: Slots) -> str:
-    """For people: "unlock Front Door", "move Garage Door to 100%"."""
-    by_verb: dict[str, list[str]] = {}
-    for state, service in targets:
-        verb = _VERBS.get((state.domain, service), service.replace("_", " "))
-        by_verb.setdefault(verb, []).append(state.name)
-    text = " and ".join(f"{verb} {', '.join(names)}" for verb, names in by_verb.items())
-    if "position" in slots:
-        text += f" to {slots['position']['value']}%"
-    return text
 
 
 def _names(

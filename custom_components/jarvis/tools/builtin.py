@@ -17,7 +17,7 @@ from yarl import URL
 from ..const import TOOL_CONFIRM_ACTION
 from .calc import CalcError, calculate
 from .mcp import McpServer, ServerTool
-from .safety import mentions, user_text
+from .safety import mentions, service_deeds, user_text
 from .schedule import when_from_args
 from .services import (
     ACTION_SCHEMA,
@@ -136,6 +136,7 @@ class CallServiceTool(JarvisTool):
             run,
             sensitive=self.hub.is_sensitive(action),
             grounded=mentions(user_text(), names),
+            deeds=service_deeds(hass, action),
         )
 
 

@@ -12,25 +12,42 @@ Three rules:
 
 A tool result cannot create a user turn, so an injected "say yes" or an
 injected call to `confirm_action` in the same turn runs nothing.
+
+The question about a held action is Jarvis's own, fixed and in the user's
+language (a `FinalReply` ends the turn with it: small models paraphrased it
+into "done"), and a plain yes or no to it is answered without the model.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 import re
 import time
+from typing import Any
 
 from homeassistant.components.conversation import chat_log as ha_chat_log
 from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import chat_session, llm
 from homeassistant.util.json import JsonObjectType
+import voluptuous as vol
 
 from ..const import (
     SENSITIVE_ALARMS,
     SENSITIVE_GARAGE_DOORS,
     SENSITIVE_GATES,
     SENSITIVE_LOCKS,
+)
+from ..engine.phrases import (
+    FAILED,
+    FINAL_REPLY,
+    NOT_DONE,
+    Deed,
+    FinalReply,
+    ask_first,
+    done,
+    phrase,
 )
 from .services import ServiceAction
 
@@ -43,17 +60,44 @@ CONFIRM_WINDOW = 300.0  # seconds a held action waits for the user's yes
 TAINT_TTL = 3600.0  # seconds a conversation counts as having seen untrusted content
 
 # Words of a user's reply that confirm or refuse, in a few languages.
-_YES = re.compile(
-    r"\b(yes|yeah|yep|sure|ok|okay|confirm(ed)?|do it|go ahead|please do|"
-    r"ja|jawohl|oui|si|sí|sim|da|tak|ano|igen|evet|はい|是)\b",
-    re.IGNORECASE,
+_YES_WORDS = (
+    r"yes|yeah|yep|yup|sure|ok|okay|confirm(?:ed)?|do it|go ahead|please do|"
+    r"ja|jawohl|klar|genau|oui|ouais|si|sí|sì|claro|vale|certo|sim|da|tak|ano|"
+    r"igen|evet|はい|是"
 )
-_NO = re.compile(
-    r"\b(no|nope|don't|do not|cancel|stop|never|nein|non|nee|nie|ne|não|hayır)\b",
-    re.IGNORECASE,
+_NO_WORDS = (
+    r"no|nope|nah|don't|do not|cancel|stop|never|nein|non|nee|nie|ne|não|hayır|"
+    r"abbrechen|cancela|cancelar|annule|annuler|annulla"
+)
+_YES = re.compile(rf"\b(?:{_YES_WORDS})\b", re.IGNORECASE)
+_NO = re.compile(rf"\b(?:{_NO_WORDS})\b", re.IGNORECASE)
+# What may follow a plain yes or no ("yes please", "nein danke").
+_POLITE = (
+    r"please|thanks|thank you|bitte|danke|gerne|por favor|gracias|"
+    r"s'il te plaît|s'il vous plaît|merci|per favore|grazie|graag|alsjeblieft|"
+    r"dank je|obrigad[oa]"
 )
 
+
+def _plain(words: str) -> re.Pattern[str]:
+    return re.compile(rf"(?:{words})(?: (?:{words}))*(?: (?:{_POLITE}))*")
+
+
+_PLAIN_YES = _plain(_YES_WORDS)
+_PLAIN_NO = _plain(_NO_WORDS)
+
 type Runner = Callable[[], Awaitable[JsonObjectType]]
+
+
+def plain_answer(text: str) -> bool | None:
+    """True for a message that is only a yes ("Yes, please!", "ja", "sí"),
+    False for only a no ("no", "cancel", "nein danke"), None for anything else."""
+    said = " ".join(re.findall(r"[\w']+", text.casefold().replace("’", "'")))
+    if _PLAIN_YES.fullmatch(said):
+        return True
+    if _PLAIN_NO.fullmatch(said):
+        return False
+    return None
 
 
 def untrusted(source: str, text: str) -> JsonObjectType:
@@ -120,6 +164,17 @@ class Pending:
     names: tuple[str, ...]
     run: Runner
     created: float
+    # What it does, to say in the user's language, and the question Jarvis asked.
+    deeds: tuple[Deed, ...]
+    question: str
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """Jarvis's reply to a plain yes or no, and what the action gave (None: no)."""
+
+    reply: str
+    result: JsonObjectType | None
 
 
 class Safety:
@@ -160,19 +215,32 @@ class Safety:
         description: str,
         names: Iterable[str],
         run: Runner,
+        deeds: Sequence[Deed] = (),
     ) -> JsonObjectType:
-        """Keep an action until the user confirms it in their next message."""
+        """Keep an action until the user confirms it in their next message; the
+        turn ends with Jarvis's own question about it."""
+        question = ask_first(deeds, description, self._language(llm_context))
         self._pending[conversation_key(llm_context)] = Pending(
-            _turn_id(llm_context), description, tuple(names), run, time.monotonic()
+            _turn_id(llm_context),
+            description,
+            tuple(names),
+            run,
+            time.monotonic(),
+            tuple(deeds),
+            question,
         )
         return {
             "confirmation_required": True,
             "action": description,
             "instruction": (
-                f"Not done yet. Ask the user whether to {description}. Only if "
-                "they answer yes in their next message, call confirm_action."
+                f"Not done yet: the user was asked whether to {description}. Only "
+                "if they answer yes in their next message, call confirm_action."
             ),
+            FINAL_REPLY: FinalReply(question),
         }
+
+    def _language(self, llm_context: llm.LLMContext) -> str:
+        return llm_context.language or self.hass.config.language
 
     def has_pending(self, llm_context: llm.LLMContext) -> bool:
         """Whether an action in this conversation still waits for the user's yes."""
@@ -210,23 +278,100 @@ class Safety:
             )
         return await pending.run()
 
+    async def async_answer(
+        self, llm_context: llm.LLMContext, text: str
+    ) -> Answer | None:
+        """Answer a plain yes or no to the question about the held action, without
+        the model: yes runs it through `confirm`, no drops it. None for anything
+        else, or when Jarvis did not just ask that question."""
+        key = conversation_key(llm_context)
+        yes = plain_answer(text)
+        if yes is None or not self.has_pending(llm_context):
+            return None
+        pending = self._pending[key]
+        if last_exchange()[0] != pending.question:
+            return None
+        language = self._language(llm_context)
+        if not yes:
+            del self._pending[key]
+            return Answer(phrase(NOT_DONE, language), None)
+        try:
+            result = await self.confirm(llm_context)
+        except (HomeAssistantError, vol.Invalid) as err:
+            # As Home Assistant's chat log reports a tool that raised.
+            result = _error(type(err).__name__, str(err))
+        if failed(result):
+            error = phrase(FAILED, language).format(error=_error_text(result))
+            return Answer(error, result)
+        return Answer(done(pending.deeds, language), result)
+
 
 def _error(code: str, text: str) -> JsonObjectType:
     return {"error": code, "error_text": text}
 
 
-# Services that unlock, disarm or open, per kind of sensitive entity.
-_SENSITIVE_SERVICES = {
-    "lock": {"unlock", "open", "turn_off", "toggle"},
-    "alarm_control_panel": {"alarm_disarm", "turn_off", "toggle"},
-    "cover": {"open_cover", "set_cover_position", "toggle", "turn_on"},
+def failed(result: JsonObjectType) -> bool:
+    """Whether a tool result reports a failure (an intent's error response too)."""
+    return (
+        "error" in result
+        or result.get("success") is False
+        or result.get("response_type") == "error"
+    )
+
+
+def _error_text(result: JsonObjectType) -> str:
+    speech = result.get("speech")
+    plain = speech.get("plain") if isinstance(speech, dict) else None
+    return str(
+        result.get("error_text")
+        or (plain.get("speech") if isinstance(plain, dict) else None)
+        or result.get("error")
+        or ""
+    )
+
+
+# What the services that unlock, disarm or open do, per entity domain: a verb
+# of `phrases.TO_DO`. Every other service call is not sensitive.
+_VERBS = {
+    ("lock", "unlock"): "unlock",
+    ("lock", "turn_off"): "unlock",
+    ("lock", "open"): "open",
+    ("lock", "toggle"): "toggle",
+    ("alarm_control_panel", "alarm_disarm"): "disarm",
+    ("alarm_control_panel", "turn_off"): "disarm",
+    ("alarm_control_panel", "toggle"): "toggle",
+    ("cover", "open_cover"): "open",
+    ("cover", "turn_on"): "open",
+    ("cover", "set_cover_position"): "move",
+    ("cover", "toggle"): "toggle",
 }
+
+
+def deeds(
+    hass: HomeAssistant, calls: Iterable[tuple[str, str]], position: Any = None
+) -> list[Deed]:
+    """What service calls on entities (id, service) do, a deed per verb; none
+    when one has no verb Jarvis can say."""
+    targets: dict[str, list[str]] = {}
+    for entity_id, service in calls:
+        if (verb := _VERBS.get((entity_id.partition(".")[0], service))) is None:
+            return []
+        state = hass.states.get(entity_id)
+        targets.setdefault(verb, []).append(state.name if state else entity_id)
+    where = "" if position is None else str(position)
+    return [Deed(verb, ", ".join(names), where) for verb, names in targets.items()]
+
+
+def service_deeds(hass: HomeAssistant, action: ServiceAction) -> list[Deed]:
+    """What a service call does, as `deeds`."""
+    calls = [(entity_id, action.service) for entity_id in action.entity_ids]
+    return deeds(hass, calls, action.data.get("position"))
 
 
 def sensitive_kind(hass: HomeAssistant, service: str, entity_id: str) -> str | None:
     """Which sensitive kind a service call on an entity is, if any."""
     entity_domain = entity_id.partition(".")[0]
-    if service not in _SENSITIVE_SERVICES.get(entity_domain, ()):
+    if (entity_domain, service) not in _VERBS:
         return None
     if entity_domain == "lock":
         return SENSITIVE_LOCKS
