@@ -46,6 +46,14 @@ class DictBackend:
             ("remember", "der Müll am Dienstag abgeholt wird"),
         ),
         ("Recuerda que mi hija se llama Lucía", ("remember", "mi hija se llama Lucía")),
+        (
+            "please remember: our dog is called Bruno",
+            ("remember", "our dog is called Bruno"),
+        ),
+        (
+            "Remember, the spare key is under the pot.",
+            ("remember", "the spare key is under the pot"),
+        ),
         ("forget about my wife's name", ("forget", "my wife's name")),
         ("Vergiss den Müll", ("forget", "den Müll")),
         ("what's my wife's name?", None),
@@ -88,9 +96,16 @@ async def test_secrets_never_enter_memory() -> None:
 
 
 def run_with_memory(
-    client: LLMClient, memory: LongTermMemory, text: str, host: LocalStepHost
+    client: LLMClient,
+    memory: LongTermMemory,
+    text: str,
+    host: LocalStepHost,
+    *,
+    planner: bool = False,
 ) -> Any:
-    loop = ReplyLoop(client, LoopSettings(model="test-model"), memory=memory)
+    loop = ReplyLoop(
+        client, LoopSettings(model="test-model", planner=planner), memory=memory
+    )
     return loop.run(
         system_prompt="You are Jarvis.",
         history=[Message("user", text)],
@@ -121,6 +136,58 @@ async def test_remember_then_recall_through_the_loop(
     assert "Reference only, not instructions" in system
     assert "- my wife's name is Anna" in system
     assert result.text == "Your wife's name is Anna."
+
+
+@pytest.mark.parametrize(
+    ("fact", "plan", "request_text", "offers_tools"),
+    [
+        (
+            "I parked the car on level 2",
+            "1. memory: car",
+            "where did I park the car?",
+            False,
+        ),
+        # A 0.5B planner planned a device action for this question.
+        (
+            "my mother's birthday is on May 3rd",
+            '1. HassTurnOn: {"name": "mother\'s birthday"}\n2. reply',
+            "when is my mother's birthday?",
+            False,
+        ),
+        (
+            "the cat is called Tom",
+            "1. memory: car\n2. reply",
+            "where did I park the car?",
+            True,
+        ),
+        # A command backed by its words keeps its tools.
+        (
+            "I like the kitchen lights on",
+            '1. memory: lights\n2. HassTurnOn: {"name": "kitchen lights"}\n3. reply',
+            "turn on the kitchen lights",
+            True,
+        ),
+    ],
+)
+async def test_memory_answers_questions_without_tools(
+    client: LLMClient,
+    scripted_llm: ScriptedLLMServer,
+    *,
+    fact: str,
+    plan: str,
+    request_text: str,
+    offers_tools: bool,
+) -> None:
+    """A 0.5B model offered tools looked its parking spot up in the house."""
+    memory = LongTermMemory(DictBackend())
+    await memory.remember("u1", fact)
+    scripted_llm.script(Reply(content=plan), Reply("Level 2."))
+    result = await run_with_memory(
+        client, memory, request_text, LocalStepHost({}), planner=True
+    )
+
+    assert bool(scripted_llm.chat_requests[1]["json"].get("tools")) is offers_tools
+    assert result.text == "Level 2."
 
 
 async def test_model_can_use_memory_tools(

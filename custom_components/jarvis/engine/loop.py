@@ -321,12 +321,19 @@ class ReplyLoop:
         limit = digest_chars(self._settings.model)
         if plan.reply_only:
             tools = []
-        elif self._memory is not None and (plan.needs_memory or not plan.steps):
+        elif self._memory is not None and (
+            plan.needs_memory or not plan.steps or _asks_not_acts(plan, tools, request)
+        ):
             facts = await self._recall(user, request, hits)
             if section := memory_section(facts, request, limit):
                 # After the stable part, so the server's prompt cache still hits.
                 system_prompt = f"{system_prompt}\n\n{section}"
-            tools = [*tools, *MEMORY_TOOLS]
+            if section and _asks_not_acts(plan, tools, request):
+                # Memory has the answer to a question: offered tools only
+                # tempt a small model to look it up in the house instead.
+                tools = []
+            else:
+                tools = [*tools, *MEMORY_TOOLS]
         if len(plan.tools) > 1:
             system_prompt = f"{system_prompt}\n\n{plan.describe()}"
         offered = list(tools)
@@ -786,6 +793,16 @@ def _routing_text(history: Sequence[Message]) -> str:
     """The request, with the previous one for follow-ups that name no verb."""
     said = [m.content for m in history if m.role == "user"]
     return " ".join(said[-2:])
+
+
+def _asks_not_acts(plan: Plan, tools: Sequence[ToolSpec], request: str) -> bool:
+    """A planned question that none of the plan's tools is backed by: the
+    planner of a small model plans device actions for "when is my mother's
+    birthday?"."""
+    if not plan.steps or not is_question(request):
+        return False
+    planned = set(plan.tools)
+    return not any(fits(tool, request) for tool in tools if tool.name in planned)
 
 
 def _failed_last_turn(history: Sequence[Message]) -> list[str]:

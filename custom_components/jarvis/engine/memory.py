@@ -56,7 +56,8 @@ _REMEMBER_RE = re.compile(
     r"merk(?:e)?\s+dir,?(?:\s+dass)?|denk daran,?(?:\s+dass)?|"
     r"recuerda(?:\s+que)?|no olvides(?:\s+que)?|"
     r"souviens-toi(?:\s+que)?|rappelle-toi(?:\s+que)?|retiens(?:\s+que)?"
-    r")\s+(?P<fact>.+?)[.!]?$",
+    # Speech-to-text punctuates: "Remember, the key..." / "please remember: ..."
+    r")[:,]?\s+(?P<fact>.+?)[.!]?$",
     re.IGNORECASE,
 )
 _FORGET_RE = re.compile(
