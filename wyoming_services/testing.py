@@ -51,8 +51,14 @@ def to_16k(pcm: bytes, rate: int) -> bytes:
 def piper_clip(
     voice: PiperVoice, text: str, length_scale: float | None = None
 ) -> bytes:
-    """`text` spoken by a Piper voice."""
-    config = SynthesisConfig(length_scale=length_scale)
+    """`text` spoken by a Piper voice, the same audio on every call.
+
+    Piper's noise is random by default, which made tests hear a different
+    clip each run (once "kitchen whites").
+    """
+    config = SynthesisConfig(
+        length_scale=length_scale, noise_scale=0.0, noise_w_scale=0.0
+    )
     audio = np.concatenate(
         [c.audio_int16_array for c in voice.synthesize(text, config)]
     )
