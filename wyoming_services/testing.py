@@ -138,6 +138,16 @@ async def describe(port: int) -> Info:
     raise ConnectionError("no info")
 
 
+async def wait_until_serving(port: int) -> Info:
+    """The info of a server that is still starting, once it answers (60 s)."""
+    async with asyncio.timeout(60):
+        while True:
+            try:
+                return await describe(port)
+            except OSError:
+                await asyncio.sleep(0.5)
+
+
 async def _send_audio(
     client: AsyncTcpClient, pcm: bytes, chunk_bytes: int, realtime: bool
 ) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 import signal
 import subprocess
@@ -14,7 +13,7 @@ import pytest
 
 from scripts.llm_server import free_port
 from wyoming_services.server import advertised_host
-from wyoming_services.testing import HOST, describe, synthesize
+from wyoming_services.testing import HOST, synthesize, wait_until_serving
 
 UPSTREAM_FLAGS = {
     "stt": ["--uri", "--model", "--data-dir", "--download-dir", "--language", "--beam-size",
@@ -61,14 +60,7 @@ def all_server(socket_enabled: None) -> Iterator[int]:
 
 
 async def test_all_in_one_process(all_server: int) -> None:
-    for _ in range(120):
-        try:
-            info = await describe(all_server)
-            break
-        except OSError:
-            await asyncio.sleep(0.5)
-    else:
-        pytest.fail("server did not start")
+    info = await wait_until_serving(all_server)
     assert [info.asr[0].name, info.tts[0].name, info.wake[0].name] == [
         "jarvis-faster-whisper",
         "jarvis-piper",
