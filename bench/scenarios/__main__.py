@@ -49,6 +49,7 @@ async def _run(
     configs: Sequence[str],
     scenarios: list[Scenario],
     record: Callable[[ScenarioOutcome], None],
+    dump: Path | None,
 ) -> None:
     # SIGTERM cancels the run like Ctrl-C does, so the llama.cpp server stops too.
     task = asyncio.current_task()
@@ -64,7 +65,13 @@ async def _run(
         log = MODELS_DIR.parent / f"llama-bench-{model}.log"
         async with LlamaServer(path, ctx=LLM_CTX, log_path=log) as server:
             await run_on_server(
-                scenarios, llm_configs, model, server.url, server.alias, progress=record
+                scenarios,
+                llm_configs,
+                model,
+                server.url,
+                server.alias,
+                progress=record,
+                dump=dump,
             )
 
 
@@ -87,6 +94,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", help="comma-separated scenario ids")
     parser.add_argument(
         "--json", type=Path, help="raw results, rewritten after each scenario"
+    )
+    parser.add_argument(
+        "--dump",
+        type=Path,
+        help="append every LLM request and the model's output to this JSON-lines file",
     )
     parser.add_argument(
         "--summarize",
@@ -141,7 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
 
     print(f"{len(scenarios)} scenarios, models {models}, configs {configs}", flush=True)
-    asyncio.run(_run(models, configs, scenarios, record))
+    asyncio.run(_run(models, configs, scenarios, record, args.dump))
     _print_report(outcomes)
     return 0
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import json
+from pathlib import Path
 import time
 from typing import Any
 
@@ -27,6 +28,7 @@ class LLMCall:
     completion_tokens: int = 0
     cached_tokens: int | None = None  # llama.cpp's `timings.cache_n`
     seconds: float = 0.0
+    output: str = ""  # the streamed text and tool-call fragments, as they came
 
     def rendered(self) -> str:
         """The request as the model reads it, in order: tools, then messages.
@@ -43,7 +45,15 @@ class LLMCall:
             )
         return "".join(parts)
 
-    def take_usage(self, event: dict[str, Any]) -> None:
+    def take_event(self, event: dict[str, Any]) -> None:
+        for choice in event.get("choices") or ():
+            delta = choice.get("delta") or choice.get("message") or {}
+            self.output += delta.get("content") or ""
+            for call in delta.get("tool_calls") or ():
+                function = call.get("function") or {}
+                self.output += (function.get("name") or "") + (
+                    function.get("arguments") or ""
+                )
         if usage := event.get("usage"):
             self.prompt_tokens = int(usage.get("prompt_tokens") or 0)
             self.completion_tokens = int(usage.get("completion_tokens") or 0)
@@ -54,8 +64,9 @@ class LLMCall:
 class RecordingProxy:
     """Forwards every request to `upstream`; records chat completions in `calls`."""
 
-    def __init__(self, upstream: str) -> None:
+    def __init__(self, upstream: str, dump: Path | None = None) -> None:
         self.upstream = upstream.rstrip("/")
+        self.dump = dump
         self.calls: list[LLMCall] = []
         self.url = ""
         self._runner: web.AppRunner | None = None
@@ -116,7 +127,21 @@ class RecordingProxy:
             if call is not None:
                 _take_events(pending + b"\n", call)
                 call.seconds = time.monotonic() - started
+                if self.dump is not None:
+                    self._write_dump(call)
             return response
+
+    def _write_dump(self, call: LLMCall) -> None:
+        """One JSON line per call: what the model read and what it wrote."""
+        assert self.dump is not None
+        line = {
+            "tools": [t["function"]["name"] for t in call.request.get("tools") or ()],
+            "messages": call.request.get("messages"),
+            "output": call.output,
+            "seconds": round(call.seconds, 2),
+        }
+        with self.dump.open("a", encoding="utf-8") as file:
+            file.write(json.dumps(line, ensure_ascii=False) + "\n")
 
 
 def _take_events(buffer: bytes, call: LLMCall) -> bytes:
@@ -126,7 +151,7 @@ def _take_events(buffer: bytes, call: LLMCall) -> bytes:
         text = line.strip().removeprefix(b"data:").strip()
         if text.startswith(b"{"):
             try:
-                call.take_usage(json.loads(text))
+                call.take_event(json.loads(text))
             except ValueError:
                 continue
     return rest

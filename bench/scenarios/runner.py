@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 import logging
+from pathlib import Path
 import tempfile
 import time
 from typing import Any
@@ -264,9 +265,11 @@ async def run_on_server(
     alias: str,
     *,
     progress: Callable[[ScenarioOutcome], None] | None = None,
+    dump: Path | None = None,
 ) -> list[ScenarioOutcome]:
-    """`run_all` against a running llama.cpp server, through a recording proxy."""
-    proxy = RecordingProxy(server_url)
+    """`run_all` against a running llama.cpp server, through a recording proxy
+    (which appends every LLM call to `dump` if given)."""
+    proxy = RecordingProxy(server_url, dump)
     await proxy.start()
     try:
         return await run_all(
