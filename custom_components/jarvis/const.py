@@ -42,11 +42,13 @@ CONF_PREFER_LOCAL: Final = "prefer_local_intents"
 CONF_TOOL_ROUTER: Final = "tool_router"
 CONF_PLANNER: Final = "planner"
 CONF_MEMORY: Final = "memory"
+CONF_TARGET_REPAIR: Final = "target_repair"
 ENGINE_FEATURES: Final = (
     CONF_PREFER_LOCAL,
     CONF_TOOL_ROUTER,
     CONF_PLANNER,
     CONF_MEMORY,
+    CONF_TARGET_REPAIR,
 )
 # The planner costs an LLM call per turn; off until the benchmark shows it pays.
 ENGINE_FEATURE_DEFAULTS: Final = {
@@ -54,6 +56,7 @@ ENGINE_FEATURE_DEFAULTS: Final = {
     CONF_TOOL_ROUTER: True,
     CONF_PLANNER: False,
     CONF_MEMORY: True,
+    CONF_TARGET_REPAIR: True,
 }
 
 # The Jarvis LLM API (built-in tools plus the tools of every MCP server).

@@ -15,7 +15,13 @@ from homeassistant.helpers import intent, llm
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import JarvisConfigEntry
-from .const import CONF_PROMPT, DOMAIN, SUBENTRY_CONVERSATION, TOOL_CONFIRM_ACTION
+from .const import (
+    CONF_PROMPT,
+    CONF_TARGET_REPAIR,
+    DOMAIN,
+    SUBENTRY_CONVERSATION,
+    TOOL_CONFIRM_ACTION,
+)
 from .engine.loop import ToolCallRecord, TurnResult
 from .engine.persona import persona_name, with_name
 from .entity import JarvisLLMEntity
@@ -113,7 +119,9 @@ class JarvisConversationEntity(
             )
         except conversation.ConverseError as err:
             return err.as_conversation_result()
-        guard_assist_tools(self.hass, chat_log.llm_api)
+        guard_assist_tools(
+            self.hass, chat_log.llm_api, repair=self.feature(CONF_TARGET_REPAIR)
+        )
 
         await self._async_handle_chat_log(
             chat_log, user_input.language, user_input.context.user_id

@@ -224,6 +224,27 @@ AND: Mapping[str, str] = {
     "pt": " e ",
 }
 
+OR: Mapping[str, str] = {
+    "en": " or ",
+    "de": " oder ",
+    "es": " o ",
+    "fr": " ou ",
+    "it": " o ",
+    "nl": " of ",
+    "pt": " ou ",
+}
+
+# When the user's words fit several devices: nothing is done until they say which.
+WHICH: Mapping[str, str] = {
+    "en": "Which one do you mean: {choices}?",
+    "de": "Welches meinst du: {choices}?",
+    "es": "¿Cuál quieres decir: {choices}?",
+    "fr": "Lequel veux-tu dire : {choices} ?",
+    "it": "Quale intendi: {choices}?",
+    "nl": "Welke bedoel je: {choices}?",
+    "pt": "Qual queres dizer: {choices}?",
+}
+
 ASK_ACTIONS: Mapping[str, str] = {
     "en": "Shall I {actions}?",
     "de": "Soll ich {actions}?",

@@ -25,8 +25,19 @@ from ..engine.phrases import TO_DO, actions
 from .api import DATA_TOOLS, JarvisTools
 from .builtin import ConfirmActionTool, JarvisTool, replace_tools
 from .safety import deeds, sensitive_kind
+from .targets import Answer, intent_constraints, repair_targets
 
 type Slots = dict[str, Any]
+
+
+def service_intent_handler(
+    hass: HomeAssistant, intent_type: str
+) -> intent.DynamicServiceIntentHandler | None:
+    """The handler of an intent that acts on entities by name, area or floor."""
+    handler = next(
+        (h for h in intent.async_get(hass) if h.intent_type == intent_type), None
+    )
+    return handler if isinstance(handler, intent.DynamicServiceIntentHandler) else None
 
 
 def sensitive_targets(
@@ -39,33 +50,13 @@ def sensitive_targets(
     kinds: Collection[str],
 ) -> list[tuple[State, str]]:
     """The entities the intent would unlock, disarm or open, with the service."""
-    handler = next(
-        (h for h in intent.async_get(hass) if h.intent_type == intent_type), None
-    )
-    # Only service intents act on entities found by name, area or floor.
-    if not isinstance(handler, intent.DynamicServiceIntentHandler):
+    if (handler := service_intent_handler(hass, intent_type)) is None:
         return []
     try:
         slots = handler.async_validate_slots(slots)
     except vol.Invalid:
         return []  # the handler refuses these slots too: nothing would run
-    name = slots.get("name", {}).get("value")
-    constraints = intent.MatchTargetsConstraints(
-        name=None if name == "all" else name,
-        area_name=slots.get("area", {}).get("value"),
-        floor_name=slots.get("floor", {}).get("value"),
-        domains=set(slots["domain"]["value"])
-        if "domain" in slots
-        else handler.required_domains,
-        device_classes=set(slots["device_class"]["value"])
-        if "device_class" in slots
-        else None,
-        features=handler.required_features,
-        states=handler.required_states,
-        assistant=assistant,
-        # Every entity the call could reach counts, whichever one HA would pick.
-        allow_duplicate_names=True,
-    )
+    constraints = intent_constraints(handler, slots, assistant)
     if not constraints.has_constraints:
         return []  # HA refuses to target the whole house
     intent_obj = intent.Intent(
@@ -117,15 +108,19 @@ def is_sensitive_intent(hass: HomeAssistant, result: RecognizeResult) -> bool:
 
 
 class GuardedIntentTool(JarvisTool):
-    """An Assist intent tool whose unlocking, disarming or opening waits for a yes."""
+    """An Assist intent tool whose unlocking, disarming or opening waits for a
+    yes, and whose targets are put right first if `repair` (see `targets`)."""
 
-    def __init__(self, hub: JarvisTools, tool: llm.Tool, intent_type: str) -> None:
+    def __init__(
+        self, hub: JarvisTools, tool: llm.Tool, intent_type: str, *, repair: bool
+    ) -> None:
         """Look like the wrapped tool to every reader (name, schema, and the
         title and annotations newer HA versions add)."""
         self.__dict__.update(vars(tool))
         super().__init__(hub)
         self.wrapped = tool
         self.intent_type = intent_type
+        self.repair = repair
 
     async def async_call(
         self,
@@ -141,12 +136,31 @@ class GuardedIntentTool(JarvisTool):
             for key, value in tool_input.tool_args.items()
             if not _blank(value)
         }
+        language = llm_context.language or hass.config.language
+        handler = service_intent_handler(hass, self.intent_type)
+        if self.repair and handler is not None:
+            repaired = repair_targets(
+                hass,
+                handler,
+                slots,
+                assistant=llm_context.assistant,
+                language=language,
+            )
+            if isinstance(repaired, Answer):
+                return repaired.result
+            slots = repaired
+            tool_input = llm.ToolInput(
+                tool_input.tool_name,
+                {key: slot["value"] for key, slot in slots.items()},
+                tool_input.id,
+                tool_input.external,
+            )
         targets = sensitive_targets(
             hass,
             self.intent_type,
             slots,
             assistant=llm_context.assistant,
-            language=llm_context.language or hass.config.language,
+            language=language,
             kinds=self.hub.settings().sensitive,
         )
 
@@ -171,7 +185,9 @@ class GuardedIntentTool(JarvisTool):
 
 
 @callback
-def guard_assist_tools(hass: HomeAssistant, llm_api: llm.APIInstance | None) -> None:
+def guard_assist_tools(
+    hass: HomeAssistant, llm_api: llm.APIInstance | None, *, repair: bool
+) -> None:
     """Wrap the API instance's service intent tools (in place) in the guard."""
     if llm_api is None or (hub := hass.data.get(DATA_TOOLS)) is None:
         return
@@ -192,7 +208,7 @@ def guard_assist_tools(hass: HomeAssistant, llm_api: llm.APIInstance | None) -> 
         if intent_type not in service_intents:
             return None
         guarded = True
-        return GuardedIntentTool(hub, tool, intent_type)
+        return GuardedIntentTool(hub, tool, intent_type, repair=repair)
 
     replace_tools(llm_api, guard)
     # Without the `jarvis` API there is no confirm_action: offer it while an

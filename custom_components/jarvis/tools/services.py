@@ -115,7 +115,7 @@ async def async_resolve(hass: HomeAssistant, args: Mapping[str, Any]) -> Service
         hint = (
             f"Services of {domain}: {', '.join(sorted(known))}."
             if known
-            else _closest("domain", domain, hass.services.async_services())
+            else closest_names("domain", domain, hass.services.async_services())
         )
         raise ToolError(f"There is no service {domain}.{service}. {hint}")
 
@@ -218,7 +218,7 @@ def _named_entities(names: list[str], exposed: Mapping[str, State]) -> list[str]
             ]
             raise ToolError(
                 f"Unknown or unexposed entity '{name}'. "
-                + _closest("entity", key, labels)
+                + closest_names("entity", key, labels)
             )
     return found
 
@@ -254,7 +254,9 @@ def _in_area(
     areas = {area.id for area in intent.find_areas(name, registry)}
     if not areas:
         labels = [area.name for area in registry.async_list_areas()]
-        raise ToolError(f"Unknown area '{name}'. " + _closest("area", name, labels))
+        raise ToolError(
+            f"Unknown area '{name}'. " + closest_names("area", name, labels)
+        )
     if not (found := _in_areas(hass, areas, domain, exposed)):
         raise ToolError(f"No exposed {domain} entities in the area '{name}'.")
     return found
@@ -267,7 +269,9 @@ def _on_floor(
     floors = {floor.floor_id for floor in intent.find_floors(name, registry)}
     if not floors:
         labels = [floor.name for floor in registry.async_list_floors()]
-        raise ToolError(f"Unknown floor '{name}'. " + _closest("floor", name, labels))
+        raise ToolError(
+            f"Unknown floor '{name}'. " + closest_names("floor", name, labels)
+        )
     areas = {
         area.id
         for area in ar.async_get(hass).async_list_areas()
@@ -278,7 +282,8 @@ def _on_floor(
     return found
 
 
-def _closest(kind: str, name: str, candidates: Iterable[str]) -> str:
+def closest_names(kind: str, name: str, candidates: Iterable[str]) -> str:
+    """A tool-error hint: the candidates most like `name`."""
     folded = {candidate.casefold(): candidate for candidate in candidates}
     matches = difflib.get_close_matches(name.casefold(), folded, n=5, cutoff=0.4)
     if not matches:

@@ -1,0 +1,136 @@
+"""Intent targets as small models get them wrong, put right before HA matches them.
+
+A 0.5B model asks HassTurnOff for a device called "office" (an area), HassTurnOn
+for "light" (a kind of device), or sends a placeholder name. HA answers all of
+them with a `MatchFailedError` whose text the model cannot use, and the turn
+fails. Here a name that is an area or floor becomes that slot, a word that fits
+one device becomes that device's name, and a word that fits several becomes a
+question to the user (inside an area: all of them, as HA does for "the lights
+in the kitchen").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+import re
+from typing import Any
+
+from homeassistant.core import HomeAssistant, State
+from homeassistant.helpers import area_registry as ar, floor_registry as fr, intent
+from homeassistant.util.json import JsonObjectType
+
+from ..engine.phrases import FINAL_REPLY, OR, WHICH, FinalReply, phrase
+from .services import closest_names
+
+type Slots = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The tool result to give instead of calling HA."""
+
+    result: JsonObjectType
+
+
+# What "everything in the office" means when the model named the room as a
+# device: not its doors, blinds or locks.
+_ROOM_DOMAINS = ["fan", "light", "media_player", "switch"]
+# Listed in the question; more would be too long to hear.
+_MAX_CHOICES = 6
+_WORD = re.compile(r"\w+")
+
+
+def intent_constraints(
+    handler: intent.DynamicServiceIntentHandler,
+    slots: Mapping[str, Any],
+    assistant: str | None,
+) -> intent.MatchTargetsConstraints:
+    """What HA's service intent handler would match for these (valid) slots."""
+    name = slots.get("name", {}).get("value")
+    return intent.MatchTargetsConstraints(
+        name=None if name == "all" else name,
+        area_name=slots.get("area", {}).get("value"),
+        floor_name=slots.get("floor", {}).get("value"),
+        domains=set(slots["domain"]["value"])
+        if "domain" in slots
+        else handler.required_domains,
+        device_classes=set(slots["device_class"]["value"])
+        if "device_class" in slots
+        else None,
+        features=handler.required_features,
+        states=handler.required_states,
+        assistant=assistant,
+        # Every entity the call could reach counts, whichever one HA would pick.
+        allow_duplicate_names=True,
+    )
+
+
+def repair_targets(
+    hass: HomeAssistant,
+    handler: intent.DynamicServiceIntentHandler,
+    slots: Slots,
+    *,
+    assistant: str | None,
+    language: str,
+) -> Slots | Answer:
+    """Slots HA can match, or what to answer without calling HA."""
+    name = slots.get("name", {}).get("value")
+    if not isinstance(name, str) or name == "all":
+        return slots
+    if intent.async_match_targets(
+        hass, intent_constraints(handler, slots, assistant)
+    ).is_match:
+        return slots
+    rest = {key: value for key, value in slots.items() if key != "name"}
+    words = [_stem(word) for word in _WORD.findall(name.casefold())]
+    if not words:
+        return _no_match(f"'{name}' is not a name: say which device or area.")
+    room = {"domain": {"value": _ROOM_DOMAINS}} | rest
+    if "area" not in slots and any(intent.find_areas(name, ar.async_get(hass))):
+        return room | {"area": {"value": name}}
+    if "floor" not in slots and any(intent.find_floors(name, fr.async_get(hass))):
+        return room | {"floor": {"value": name}}
+    # Everything the call could reach without the name, then the ones it fits.
+    reachable = intent.async_match_targets(
+        hass, intent_constraints(handler, rest, assistant)
+    ).states
+    fitting = [state for state in reachable if _fits(words, state)]
+    if len(fitting) == 1:
+        return rest | {"name": {"value": fitting[0].name}}
+    if fitting and ("area" in rest or "floor" in rest):
+        return rest | {"domain": {"value": sorted({s.domain for s in fitting})}}
+    if fitting:
+        return _which(fitting, language)
+    return _no_match(
+        f"Nothing in the home is called '{name}'. "
+        + closest_names("device", name, [state.name for state in reachable])
+    )
+
+
+def _stem(word: str) -> str:
+    # "lights" finds "Kitchen Lights" and "Bed Light" alike.
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def _fits(words: Sequence[str], state: State) -> bool:
+    """Whether every word the model used is part of the entity's name."""
+    folded = state.name.casefold()
+    return all(word in folded for word in words)
+
+
+def _which(fitting: Sequence[State], language: str) -> Answer:
+    names = sorted({state.name for state in fitting})[:_MAX_CHOICES]
+    choices = ", ".join(names[:-1]) + phrase(OR, language) + names[-1]
+    question = phrase(WHICH, language).format(choices=choices)
+    return Answer(
+        {
+            "error": "ambiguous_target",
+            "error_text": f"Several devices fit: {', '.join(names)}. Nothing was done.",
+            FINAL_REPLY: FinalReply(question),
+        }
+    )
+
+
+def _no_match(text: str) -> Answer:
+    return Answer({"error": "MatchFailedError", "error_text": text})

@@ -1,0 +1,177 @@
+"""Intent targets a small model gets wrong are put right (or asked about)
+before Home Assistant matches them; switched off, HA's own error comes back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import area_registry as ar, entity_registry as er
+import pytest
+
+from custom_components.jarvis.const import CONF_TARGET_REPAIR
+from tests.scripted_llm import Reply, ScriptedLLMServer
+from tests.tools.conftest import GARAGE, KITCHEN, setup_home, setup_jarvis
+from tests.tools.test_assist_guard import agent_subentry
+from tests.tools.test_injection import converse, logged_results, speech
+
+pytestmark = pytest.mark.usefixtures("ha_core")
+
+OFFICE_LIGHTS = ("light.ceiling_lights", "light.office_rgbw_lights")
+AC = "switch.ac"
+OFFICE_BLINDS = "cover.kitchen_window"
+
+
+async def office_home(hass: HomeAssistant, scripted_llm: ScriptedLLMServer) -> str:
+    """The demo home with an Office area (two lights, the AC, a blind); the agent id."""
+    await setup_home(hass)
+    office = ar.async_get(hass).async_create("Office")
+    registry = er.async_get(hass)
+    for entity_id in (*OFFICE_LIGHTS, AC, OFFICE_BLINDS):
+        registry.async_update_entity(entity_id, area_id=office.id)
+    for entity_id in (*OFFICE_LIGHTS, AC):
+        await hass.services.async_call(
+            entity_id.split(".")[0], "turn_on", {"entity_id": entity_id}, blocking=True
+        )
+    await setup_jarvis(hass, scripted_llm)
+    return "conversation.jarvis"
+
+
+async def run(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    agent_id: str,
+    call: tuple[str, dict[str, Any]],
+) -> tuple[str, list[dict[str, Any]]]:
+    """The model makes one call, then says "Done."; the reply and tool results."""
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+    with logged_results(hass) as results:
+        response = await converse(hass, agent_id, "please")
+    return speech(response), results
+
+
+def device_states(hass: HomeAssistant) -> dict[str, str]:
+    return {
+        state.entity_id: state.state
+        for state in hass.states.async_all(("light", "switch", "fan", "cover", "lock"))
+    }
+
+
+def states(hass: HomeAssistant, *entity_ids: str) -> list[str]:
+    return [hass.states.get(entity_id).state for entity_id in entity_ids]
+
+
+async def test_a_room_named_as_a_device_is_the_room(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    agent_id = await office_home(hass, scripted_llm)
+    blinds_before = hass.states.get(OFFICE_BLINDS).state
+
+    await run(hass, scripted_llm, agent_id, ("HassTurnOff", {"name": "office"}))
+
+    assert states(hass, *OFFICE_LIGHTS, AC) == ["off", "off", "off"]
+    # "Everything in the office" is not its blinds.
+    assert hass.states.get(OFFICE_BLINDS).state == blinds_before
+
+
+async def test_a_word_of_one_device_is_that_device(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    agent_id = await office_home(hass, scripted_llm)
+
+    await run(hass, scripted_llm, agent_id, ("HassTurnOn", {"name": "kitchen light"}))
+
+    assert hass.states.get(KITCHEN).state == "on"
+
+
+async def test_a_word_of_several_devices_asks_which_and_does_nothing(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    agent_id = await office_home(hass, scripted_llm)
+    before = device_states(hass)
+
+    reply, results = await run(
+        hass, scripted_llm, agent_id, ("HassTurnOn", {"name": "light"})
+    )
+
+    assert reply.startswith("Which one do you mean: Bed Light, Ceiling Lights,")
+    assert reply.endswith("?")
+    assert results[0]["error"] == "ambiguous_target"
+    # The question ends the turn: no second model call, nothing switched.
+    assert len(scripted_llm.chat_requests) == 1
+    assert device_states(hass) == before
+
+
+async def test_a_kind_of_device_in_a_room_is_all_of_them(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    agent_id = await office_home(hass, scripted_llm)
+    for entity_id in OFFICE_LIGHTS:
+        await hass.services.async_call(
+            "light", "turn_off", {"entity_id": entity_id}, blocking=True
+        )
+
+    await run(
+        hass,
+        scripted_llm,
+        agent_id,
+        ("HassTurnOn", {"name": "lights", "area": "Office"}),
+    )
+
+    assert states(hass, *OFFICE_LIGHTS) == ["on", "on"]
+    assert hass.states.get(KITCHEN).state == "off"
+
+
+async def test_an_unknown_name_gets_a_readable_error(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    agent_id = await office_home(hass, scripted_llm)
+
+    _, results = await run(
+        hass, scripted_llm, agent_id, ("HassTurnOn", {"name": "Kitchen Lihgts"})
+    )
+
+    assert results[0]["error"] == "MatchFailedError"
+    assert results[0]["error_text"].startswith(
+        "Nothing in the home is called 'Kitchen Lihgts'. Close matches: Kitchen Lights"
+    )
+    assert hass.states.get(KITCHEN).state == "off"
+
+
+async def test_a_repaired_sensitive_target_still_waits_for_a_yes(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    agent_id = await office_home(hass, scripted_llm)
+
+    reply, _ = await run(
+        hass, scripted_llm, agent_id, ("HassTurnOn", {"name": "garage"})
+    )
+
+    assert reply == "Shall I open Garage Door?"
+    assert hass.states.get(GARAGE).state == "closed"
+
+
+async def test_switched_off_the_model_gets_home_assistants_error(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    await setup_home(hass)
+    office = ar.async_get(hass).async_create("Office")
+    er.async_get(hass).async_update_entity(KITCHEN, area_id=office.id)
+    await setup_jarvis(
+        hass,
+        scripted_llm,
+        subentries=[agent_subentry("Plain", ["assist"], **{CONF_TARGET_REPAIR: False})],
+    )
+    agent_id = next(
+        state.entity_id
+        for state in hass.states.async_all("conversation")
+        if state.name == "Plain"
+    )
+
+    _, results = await run(
+        hass, scripted_llm, agent_id, ("HassTurnOn", {"name": "office"})
+    )
+
+    assert results[0]["error"] == "MatchFailedError"
+    assert "MatchTargetsResult" in results[0]["error_text"]
+    assert hass.states.get(KITCHEN).state == "off"
