@@ -175,3 +175,19 @@ async def test_switched_off_the_model_gets_home_assistants_error(
     assert results[0]["error"] == "MatchFailedError"
     assert "MatchTargetsResult" in results[0]["error_text"]
     assert hass.states.get(KITCHEN).state == "off"
+
+
+async def test_a_devices_name_wins_over_a_wrong_area_and_floor(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """What 0.5B sends when it fills in every slot it is offered."""
+    agent_id = await office_home(hass, scripted_llm)
+
+    await run(
+        hass,
+        scripted_llm,
+        agent_id,
+        ("HassTurnOn", {"name": "Kitchen Lights", "area": "Office", "floor": "Attic"}),
+    )
+
+    assert hass.states.get(KITCHEN).state == "on"

@@ -78,10 +78,12 @@ def repair_targets(
     name = slots.get("name", {}).get("value")
     if not isinstance(name, str) or name == "all":
         return slots
-    if intent.async_match_targets(
-        hass, intent_constraints(handler, slots, assistant)
-    ).is_match:
+    if _matches(hass, handler, slots, assistant):
         return slots
+    # A device's own name wins over an area or floor the model added wrongly.
+    unplaced = {k: v for k, v in slots.items() if k not in ("area", "floor")}
+    if unplaced != slots and _matches(hass, handler, unplaced, assistant):
+        return unplaced
     rest = {key: value for key, value in slots.items() if key != "name"}
     words = [_stem(word) for word in _WORD.findall(name.casefold())]
     if not words:
@@ -102,10 +104,25 @@ def repair_targets(
         return rest | {"domain": {"value": sorted({s.domain for s in fitting})}}
     if fitting:
         return _which(fitting, language)
+    exposed = intent.async_match_targets(
+        hass, intent.MatchTargetsConstraints(assistant=assistant)
+    ).states
+    if any(_fits(words, state) for state in exposed):
+        return slots  # it exists but cannot do this: HA's own error says so
     return _no_match(
         f"Nothing in the home is called '{name}'. "
-        + closest_names("device", name, [state.name for state in reachable])
+        + closest_names("device", name, [state.name for state in exposed])
     )
+
+
+def _matches(
+    hass: HomeAssistant,
+    handler: intent.DynamicServiceIntentHandler,
+    slots: Slots,
+    assistant: str | None,
+) -> bool:
+    constraints = intent_constraints(handler, slots, assistant)
+    return intent.async_match_targets(hass, constraints).is_match
 
 
 def _stem(word: str) -> str:
