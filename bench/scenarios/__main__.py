@@ -80,6 +80,10 @@ def _print_report(outcomes: list[ScenarioOutcome]) -> None:
     print("\n" + report.table(summaries))
     print("\n" + report.category_table(summaries))
     print("\nTargets:\n" + "\n".join(report.targets(summaries)))
+    if added := report.pieces(summaries):
+        print(
+            "\nWhat each piece adds (full minus full without it):\n" + "\n".join(added)
+        )
     if failed := report.failures(outcomes):
         print("\nFailures:\n" + "\n".join(failed))
 
@@ -88,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.scenarios")
     parser.add_argument("--models", default="0.5b,1.5b", help="of: " + ",".join(MODELS))
     parser.add_argument(
-        "--configs", default=",".join(CONFIGS), help="of: " + ",".join(CONFIGS)
+        "--configs", default="full,plain,intent", help="of: " + ",".join(CONFIGS)
     )
     parser.add_argument("--tier", choices=("0", "1", "all"), default="all")
     parser.add_argument("--only", help="comma-separated scenario ids")

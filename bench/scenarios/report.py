@@ -202,6 +202,25 @@ def targets(summaries: Sequence[Summary]) -> list[str]:
     return lines
 
 
+def pieces(summaries: Sequence[Summary]) -> list[str]:
+    """What each switched-off piece costs: full against full without it."""
+    by_key = {(s.model, s.config): s for s in summaries}
+    lines = []
+    for summary in summaries:
+        if not summary.config.startswith("no-"):
+            continue
+        if (full := by_key.get((summary.model, "full"))) is None:
+            continue
+        lines.append(
+            f"- {summary.model}: {summary.config.removeprefix('no-')} adds "
+            f"{full.success - summary.success:+.0f} points of success and "
+            f"{full.llm_calls_mean - summary.llm_calls_mean:+.2f} LLM calls, "
+            f"{full.prompt_tokens_mean - summary.prompt_tokens_mean:+.0f} prompt "
+            "tokens per scenario"
+        )
+    return lines
+
+
 def _verdict(text: str, met: bool | None, goal: str) -> str:
     mark = {True: "met", False: "NOT met", None: "no target"}[met]
     return f"- {text} (target {goal}: {mark})" if goal else f"- {text} ({mark})"

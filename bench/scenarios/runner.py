@@ -6,7 +6,7 @@ than one LLM call), so no state, memory or chat history leaks between them.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 import logging
@@ -40,7 +40,17 @@ from .proxy import LLMCall, RecordingProxy
 _LOGGER = logging.getLogger(__name__)
 
 # Configuration -> engine switches; None is HA's own intent agent (no LLM).
-CONFIGS: dict[str, bool | None] = {"full": True, "plain": False, "intent": None}
+# "full" has every switch on, "plain" none (a loop like HA's own Ollama agent),
+# "no-<switch>" all but one: what that one piece adds.
+CONFIGS: dict[str, Mapping[str, bool] | None] = {
+    "full": dict.fromkeys(ENGINE_FEATURES, True),
+    "plain": dict.fromkeys(ENGINE_FEATURES, False),
+    "intent": None,
+    **{
+        f"no-{feature}": dict.fromkeys(ENGINE_FEATURES, True) | {feature: False}
+        for feature in ENGINE_FEATURES
+    },
+}
 
 
 @dataclass(slots=True)
@@ -90,9 +100,9 @@ class LLMEndpoint:
     alias: str
 
 
-def agent_data(alias: str, features: bool) -> dict[str, Any]:
-    """The agent's settings: the defaults plus every engine switch on or off."""
-    return default_agent_data(alias) | dict.fromkeys(ENGINE_FEATURES, features)
+def agent_data(alias: str, features: Mapping[str, bool]) -> dict[str, Any]:
+    """The agent's settings: the defaults, then the configuration's engine switches."""
+    return default_agent_data(alias) | dict(features)
 
 
 @asynccontextmanager

@@ -430,16 +430,31 @@ async def test_user_text_redacted_before_the_llm_when_asked(
     assert sent == "email [email] the code"
 
 
-async def test_router_narrows_tools_and_tool_search_widens_them(
-    client: LLMClient, scripted_llm: ScriptedLLMServer
+@pytest.mark.parametrize(
+    ("first_calls", "reason"),
+    [
+        (
+            [("tool_search", {"query": "vacuum cleaner"}), ("HassVacuumStart", {})],
+            "tool search",
+        ),
+        # The model knows the name ("apágala" after "turn on the bed light",
+        # when the router offered HassTurnOn only): it costs one search.
+        ([("HassVacuumStart", {})], "called by name"),
+    ],
+    ids=["tool_search", "by_name"],
+)
+async def test_router_narrows_tools_and_the_model_can_widen_them(
+    client: LLMClient,
+    scripted_llm: ScriptedLLMServer,
+    first_calls: list[tuple[str, JsonObject]],
+    reason: str,
 ) -> None:
     catalogue = [
         *TOOLS,
         ToolSpec("HassVacuumStart", "Starts a vacuum cleaner.", {"type": "object"}),
     ]
     scripted_llm.script(
-        Reply(tool_calls=[("tool_search", {"query": "vacuum cleaner"})]),
-        Reply(tool_calls=[("HassVacuumStart", {})]),
+        *(Reply(tool_calls=[call]) for call in first_calls),
         Reply(content="The vacuum is running."),
     )
     ran: list[str] = []
@@ -464,7 +479,7 @@ async def test_router_narrows_tools_and_tool_search_widens_them(
     assert "HassVacuumStart" not in first_tools
     assert "tool_search" in first_tools
     assert ran == ["vacuum"]
-    assert result.tool_reasons["HassVacuumStart"] == "tool search"
+    assert result.tool_reasons["HassVacuumStart"] == reason
     assert result.text == "The vacuum is running."
 
 

@@ -9,7 +9,14 @@ answered with tool errors, no junk shown to the user, a capped number of turns.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterable,
+    Mapping,
+    Sequence,
+)
 from contextlib import aclosing
 from dataclasses import dataclass, field
 import json
@@ -727,17 +734,17 @@ class _Turn:
         """The call with the offered tool's name and repaired arguments, and the
         error that answers it when there is no such tool or they do not fit."""
         name = normalize_tool_name(call.name)
-        # Models copy namespaces loosely ("assistant__HassTurnOn").
-        bare = name.rsplit("__", 1)[-1].lower()
-        tool = self.tools.get(name) or next(
-            (
-                t
-                for t in self.tools.values()
-                if t.name.lower() in (name.lower(), bare)
-                or t.name.lower().endswith(f"__{bare}")
-            ),
-            None,
-        )
+        tool = _find_tool(name, self.tools.values())
+        # A tool the router left out but the model knows by name: what a
+        # tool_search would have offered, so it costs one search.
+        if (
+            tool is None
+            and self.searches < MAX_TOOL_SEARCHES
+            and (tool := _find_tool(name, self.catalogue)) is not None
+        ):
+            self.searches += 1
+            self.tools[tool.name] = tool
+            self.result.tool_reasons[tool.name] = "called by name"
         if tool is None:
             valid = ", ".join(self.tools) or "none"
             return call, {
@@ -867,6 +874,21 @@ def _call_step(delta: ToolCallDelta) -> AsyncIterator[Delta]:
         yield delta
 
     return deltas()
+
+
+def _find_tool(name: str, tools: Iterable[ToolSpec]) -> ToolSpec | None:
+    """The tool a model meant; models copy namespaces loosely
+    ("assistant__HassTurnOn" for HassTurnOn, "HassTurnOn" for "assist__HassTurnOn")."""
+    bare = name.rsplit("__", 1)[-1].lower()
+    return next(
+        (
+            tool
+            for tool in tools
+            if tool.name.lower() in (name.lower(), bare)
+            or tool.name.lower().endswith(f"__{bare}")
+        ),
+        None,
+    )
 
 
 def _failed(record: ToolCallRecord) -> bool:
