@@ -17,6 +17,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.jarvis.const import (
     CONF_API_KEY,
     CONF_BACKEND,
+    CONF_LOOK_FIRST,
     CONF_MEMORY,
     CONF_MODEL,
     CONF_PLANNER,
@@ -164,7 +165,8 @@ async def test_guard_errors_are_recorded_in_the_chat_log(
 async def test_follow_up_sees_earlier_tool_results(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:
-    _, agent = await setup_jarvis(hass, scripted_llm)
+    # No fresh lookup for the question: only the carried-over result.
+    _, agent = await setup_jarvis(hass, scripted_llm, **{CONF_LOOK_FIRST: False})
     scripted_llm.script(
         Reply(tool_calls=[("HassTurnOn", {"name": "Kitchen Lights"})]),
         Reply(content="They are on."),

@@ -30,7 +30,7 @@ from pytest_homeassistant_custom_component.common import (
 # package's (DEVKIT's test-rig gotcha).
 import custom_components.jarvis  # noqa: F401
 from custom_components.jarvis.config_flow import default_agent_data
-from custom_components.jarvis.const import ENGINE_FEATURES
+from custom_components.jarvis.const import ENGINE_FEATURE_DEFAULTS, ENGINE_FEATURES
 from tests.common import async_add_jarvis_agent
 
 from .home import EXPOSED, async_build_home
@@ -41,9 +41,10 @@ _LOGGER = logging.getLogger(__name__)
 
 # Configuration -> engine switches; None is HA's own intent agent (no LLM).
 # "full" has every switch on, "plain" none (a loop like HA's own Ollama agent),
-# "no-<switch>" all but one: what that one piece adds.
+# "default" what a new agent gets, "no-<switch>" all but one: what that one adds.
 CONFIGS: dict[str, Mapping[str, bool] | None] = {
     "full": dict.fromkeys(ENGINE_FEATURES, True),
+    "default": ENGINE_FEATURE_DEFAULTS,
     "plain": dict.fromkeys(ENGINE_FEATURES, False),
     "intent": None,
     **{

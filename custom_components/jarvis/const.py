@@ -43,12 +43,14 @@ CONF_TOOL_ROUTER: Final = "tool_router"
 CONF_PLANNER: Final = "planner"
 CONF_MEMORY: Final = "memory"
 CONF_TARGET_REPAIR: Final = "target_repair"
+CONF_LOOK_FIRST: Final = "look_first"
 ENGINE_FEATURES: Final = (
     CONF_PREFER_LOCAL,
     CONF_TOOL_ROUTER,
     CONF_PLANNER,
     CONF_MEMORY,
     CONF_TARGET_REPAIR,
+    CONF_LOOK_FIRST,
 )
 # The planner costs an LLM call per turn; off until the benchmark shows it pays.
 ENGINE_FEATURE_DEFAULTS: Final = {
@@ -57,6 +59,7 @@ ENGINE_FEATURE_DEFAULTS: Final = {
     CONF_PLANNER: False,
     CONF_MEMORY: True,
     CONF_TARGET_REPAIR: True,
+    CONF_LOOK_FIRST: True,
 }
 
 # The Jarvis LLM API (built-in tools plus the tools of every MCP server).

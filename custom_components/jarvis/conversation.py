@@ -16,6 +16,7 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import JarvisConfigEntry
 from .const import (
+    CONF_LOOK_FIRST,
     CONF_PROMPT,
     CONF_TARGET_REPAIR,
     DOMAIN,
@@ -27,8 +28,9 @@ from .engine.persona import persona_name, with_name
 from .entity import JarvisLLMEntity
 from .tools.api import DATA_TOOLS
 from .tools.assist_guard import guard_assist_tools, is_sensitive_intent
-from .tools.home import home_api
+from .tools.home import home_api, live_lookup
 from .tools.safety import failed
+from .tools.services import ASSISTANT
 from .wake_word import async_wake_phrase
 
 # Agents answer concurrently; the LLM server queues what it cannot run at once.
@@ -123,8 +125,11 @@ class JarvisConversationEntity(
             self.hass, chat_log.llm_api, repair=self.feature(CONF_TARGET_REPAIR)
         )
 
+        look_first = None
+        if self.feature(CONF_LOOK_FIRST) and chat_log.llm_api is not None:
+            look_first = live_lookup(self.hass, user_input.text, ASSISTANT)
         await self._async_handle_chat_log(
-            chat_log, user_input.language, user_input.context.user_id
+            chat_log, user_input.language, user_input.context.user_id, look_first
         )
         return conversation.async_get_result_from_chat_log(user_input, chat_log)
 

@@ -35,6 +35,7 @@ from .const import (
 from .engine.cache import ConversationCaches
 from .engine.loop import (
     Delta,
+    LookUp,
     LoopSettings,
     ReplyLoop,
     StepStart,
@@ -251,7 +252,11 @@ class JarvisLLMEntity(Entity):
         )
 
     async def _async_handle_chat_log(
-        self, chat_log: conversation.ChatLog, language: str | None, user: str | None
+        self,
+        chat_log: conversation.ChatLog,
+        language: str | None,
+        user: str | None,
+        look_first: LookUp | None = None,
     ) -> TurnResult:
         """Answer the chat log's last user message through the reply loop."""
         runtime = self.entry.runtime_data
@@ -273,6 +278,7 @@ class JarvisLLMEntity(Entity):
             host=ChatLogHost(chat_log, self.entity_id, names),
             language=language,
             user=user or HOUSEHOLD,
+            look_first=look_first,
         )
         runtime.telemetry.async_record_loop(self.subentry, chat_log, result)
         return result

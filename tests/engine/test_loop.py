@@ -16,6 +16,7 @@ from custom_components.jarvis.engine.loop import (
     ANSWER_INSTRUCTION,
     Delta,
     LocalStepHost,
+    LookUp,
     LoopSettings,
     ProtocolMemory,
     ReplyLoop,
@@ -85,6 +86,7 @@ def run_loop(
     language: str = "en",
     model: str = "test-model",
     cache: ConversationCache | None = None,
+    look_first: LookUp | None = None,
     **settings: Any,
 ) -> Any:
     loop = ReplyLoop(
@@ -96,6 +98,7 @@ def run_loop(
         tools=TOOLS if tools is None else tools,
         host=host,
         language=language,
+        look_first=look_first,
     )
 
 
@@ -481,6 +484,44 @@ async def test_router_narrows_tools_and_the_model_can_widen_them(
     assert ran == ["vacuum"]
     assert result.tool_reasons["HassVacuumStart"] == reason
     assert result.text == "The vacuum is running."
+
+
+@pytest.mark.parametrize("model", ["test-model", "qwen2.5-coder:0.5b"])
+async def test_look_first_fetches_states_before_the_model_answers(
+    client: LLMClient, scripted_llm: ScriptedLLMServer, model: str
+) -> None:
+    scripted_llm.script(Reply(content="No, the kitchen light is off."))
+    host, _ = make_host()
+    result = await run_loop(
+        client,
+        host,
+        model=model,
+        history=[Message("user", "is the kitchen light on?")],
+        look_first=("GetLiveContext", {"name": "kitchen light"}),
+    )
+
+    (looked,) = result.tool_calls
+    assert (looked.name, looked.arguments) == (
+        "GetLiveContext",
+        {"name": "kitchen light"},
+    )
+    # One model call, which already has the states.
+    (request,) = scripted_llm.chat_requests
+    assert "off" in json.dumps(request["json"]["messages"][1:])
+    assert result.text == "No, the kitchen light is off."
+
+
+async def test_look_first_needs_its_tool_offered(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    """No tools this turn (small talk, or memory has the answer): no lookup."""
+    scripted_llm.script(Reply(content="Hello."))
+    host, _ = make_host()
+    result = await run_loop(
+        client, host, tools=[], look_first=("GetLiveContext", {"name": "kitchen"})
+    )
+
+    assert result.tool_calls == []
 
 
 async def test_loosely_namespaced_tool_names_resolve(

@@ -12,7 +12,7 @@ import pytest
 
 from bench.home_prompt import FLOORS, async_measure, home_section, plan
 from custom_components.jarvis.engine.budget import TokenEstimator
-from custom_components.jarvis.tools.home import HOME_HEADER, home_api
+from custom_components.jarvis.tools.home import HOME_HEADER, home_api, live_lookup
 from tests.scripted_llm import Reply, ScriptedLLMServer
 from tests.tools.conftest import llm_context, setup_jarvis
 from tests.tools.test_injection import converse, tool_results
@@ -120,7 +120,10 @@ async def test_agent_looks_up_states_by_filter(
     assert TokenEstimator().estimate(home_section(system, HOME_HEADER)) < (
         MAX_HOME_TOKENS
     )
-    kitchen, basement, attic = tool_results(last["json"]["messages"])
+    looked, kitchen, basement, attic = tool_results(last["json"]["messages"])
+    # The question named an area: its states were fetched before the model ran.
+    assert "Kitchen Temperature" in looked["result"]
+    assert "Garage Temperature" not in looked["result"]
     result = kitchen["result"]
     assert "Kitchen Temperature" in result
     assert "21.5" in result
@@ -132,6 +135,27 @@ async def test_agent_looks_up_states_by_filter(
     assert "Kitchen" not in basement["result"]
     assert "Cellar Temperature" not in basement["result"]
     assert "No exposed device matches name Attic Fan" in attic["error_text"]
+
+
+@pytest.mark.parametrize(
+    ("question", "lookup"),
+    [
+        ("how warm is it in the kitchen?", {"area": "Kitchen"}),
+        ("Is the living room light on?", {"area": "Living Room"}),
+        ("what's the temperature outside?", {"name": "Outside Temperature"}),
+        # Every ceiling light fits as well as the next: all states.
+        ("which lights are on?", {}),
+        ("what time is it?", None),
+        ("what is the capital of France?", None),
+        ("turn on the kitchen light", None),  # not a question
+    ],
+)
+async def test_questions_about_the_home_look_states_up_first(
+    hass: HomeAssistant, question: str, lookup: dict[str, str] | None
+) -> None:
+    await async_measure(hass, 20)
+    found = live_lookup(hass, question, "conversation")
+    assert found == (None if lookup is None else ("GetLiveContext", lookup))
 
 
 async def test_live_context_without_filters_is_home_assistants(

@@ -309,8 +309,10 @@ class ReplyLoop:
         host: StepHost,
         language: str | None = None,
         user: str = "household",
+        look_first: LookUp | None = None,
     ) -> TurnResult:
-        """Answer the last user message in `history`."""
+        """Answer the last user message in `history`; `look_first` is a call
+        the engine makes before the model's first step, if its tool is offered."""
         started = time.monotonic()
         if sum(1 for m in history if m.role == "user") <= 1:
             self._cache.clear()  # a new conversation
@@ -391,6 +393,7 @@ class ReplyLoop:
             )
         turn.plan = plan
         turn.user = user
+        turn.look_first = look_first
         await turn.run(host)
         turn.result.duration = time.monotonic() - started
         return turn.result
@@ -472,6 +475,10 @@ class ReplyLoop:
         return result
 
 
+# A tool call by name and arguments.
+type LookUp = tuple[str, JsonObject]
+
+
 @dataclass
 class _Turn:
     loop: ReplyLoop
@@ -490,6 +497,7 @@ class _Turn:
     request: str = ""
     # Characters a tool result may take before it is digested.
     digest_limit: int = MAX_RAW_CHARS
+    look_first: LookUp | None = None
 
     @property
     def text_mode(self) -> bool:
@@ -500,7 +508,9 @@ class _Turn:
             return
         settings = self.loop._settings
         failed_steps = 0
-        answer_next = False
+        # Text-protocol models re-shown their tools repeat the call: ask for
+        # the answer once what the question needs is there.
+        answer_next = await self._look_first(host) and self.text_mode
         nudge: str | None = None
         for _ in range(max(1, settings.max_turns)):
             step = _Step(
@@ -567,6 +577,24 @@ class _Turn:
                 return False
         await self._final_reply(host, ANSWER_INSTRUCTION, "done", purpose="answer")
         return True
+
+    async def _look_first(self, host: StepHost) -> bool:
+        """Make the `look_first` call before the model answers (small models
+        answer questions about the home from nothing: "it is 22 degrees").
+        Returns whether it ran and worked."""
+        if self.look_first is None:
+            return False
+        name, args = self.look_first
+        if name not in self.tools:
+            if (tool := _find_tool(name, self.catalogue)) is None:
+                return False
+            self.tools[tool.name] = tool
+            self.result.tool_reasons[tool.name] = "looked up first"
+        self.call_count += 1
+        delta = await self.guard(new_call(self.call_count, name, args))
+        results = await host.run_step(_call_step(delta))
+        records = self._record_calls([delta], results)
+        return not any(_failed(record) for record in records)
 
     def _planned_call(self, step: PlanStep) -> ToolCall | None:
         """The concrete call of a plan step, if the request backs it: an offered

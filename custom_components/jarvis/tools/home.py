@@ -34,9 +34,12 @@ from homeassistant.util import yaml as yaml_util
 from homeassistant.util.json import JsonObjectType
 import voluptuous as vol
 
+from ..engine.loop import LookUp
+from ..engine.router import is_question
 from .api import DATA_TOOLS, JarvisTools
 from .builtin import JarvisTool, replace_tools
 from .services import ASSISTANT, ToolError, entity_area
+from .targets import name_words
 
 # Where Home Assistant's overview starts; its YAML items follow ("- " lines
 # and their indented continuations).
@@ -206,6 +209,42 @@ class LiveContextTool(JarvisTool):
             "success": True,
             "result": yaml_util.dump([_live(hass, state) for state in result.states]),
         }
+
+
+def live_lookup(hass: HomeAssistant, request: str, assistant: str) -> LookUp | None:
+    """The `GetLiveContext` call a question about the home needs, if it is one.
+
+    The question names an area ("how warm is it in the bedroom?": that area's
+    devices) or devices ("is the TV playing?": the one its words fit best).
+    Questions that name nothing in the home (the time, a capital, a
+    remembered fact) need no lookup.
+    """
+    if not is_question(request):
+        return None
+    words = set(name_words(request))
+    areas = [
+        area
+        for area in ar.async_get(hass).async_list_areas()
+        if any(set(name_words(name)) <= words for name in (area.name, *area.aliases))
+    ]
+    if len(areas) == 1:
+        return LIVE_CONTEXT, {"area": areas[0].name}
+    fits: dict[str, int] = {}
+    for state in hass.states.async_all():
+        if async_should_expose(hass, assistant, state.entity_id) and (
+            score := len(words.intersection(_telling_words(state.name)))
+        ):
+            fits[state.name] = max(score, fits.get(state.name, 0))
+    if not fits:
+        return None
+    best = max(fits.values())
+    named = [name for name, score in fits.items() if score == best]
+    return LIVE_CONTEXT, {"name": named[0]} if len(named) == 1 else {}
+
+
+def _telling_words(name: str) -> set[str]:
+    # "la" or "of" in a name tells nothing; "TV" or "AC" does.
+    return {word for word in name_words(name) if len(word) > 2 or word.upper() in name}
 
 
 def _with_filters(hub: JarvisTools, tool: llm.Tool) -> llm.Tool | None:

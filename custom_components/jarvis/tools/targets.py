@@ -85,7 +85,7 @@ def repair_targets(
     if unplaced != slots and _matches(hass, handler, unplaced, assistant):
         return unplaced
     rest = {key: value for key, value in slots.items() if key != "name"}
-    words = [_stem(word) for word in _WORD.findall(name.casefold())]
+    words = name_words(name)
     if not words:
         return _no_match(f"'{name}' is not a name: say which device or area.")
     room = {"domain": {"value": _ROOM_DOMAINS}} | rest
@@ -125,9 +125,12 @@ def _matches(
     return intent.async_match_targets(hass, constraints).is_match
 
 
-def _stem(word: str) -> str:
-    # "lights" finds "Kitchen Lights" and "Bed Light" alike.
-    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+def name_words(text: str) -> list[str]:
+    """Words to compare names by: folded, and "lights" the same as "light"."""
+    return [
+        word[:-1] if len(word) > 3 and word.endswith("s") else word
+        for word in _WORD.findall(text.casefold())
+    ]
 
 
 def _fits(words: Sequence[str], state: State) -> bool:
