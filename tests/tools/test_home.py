@@ -14,7 +14,7 @@ from bench.home_prompt import FLOORS, async_measure, home_section, plan
 from custom_components.jarvis.engine.budget import TokenEstimator
 from custom_components.jarvis.tools.home import HOME_HEADER, home_api, live_lookup
 from tests.scripted_llm import Reply, ScriptedLLMServer
-from tests.tools.conftest import llm_context, setup_jarvis
+from tests.tools.conftest import llm_context, setup_home, setup_jarvis
 from tests.tools.test_injection import converse, tool_results
 
 pytestmark = pytest.mark.usefixtures("ha_core")
@@ -176,3 +176,19 @@ async def test_live_context_without_filters_is_home_assistants(
     )
     result = await instance.async_call_tool(llm.ToolInput("GetLiveContext", {}))
     assert result["result"] == measured.live_context
+
+
+async def test_a_thermostats_setting_is_named_as_such(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """Asked what the thermostat is set to, 0.5B read its mode ("heat")."""
+    await setup_home(hass)
+    await setup_jarvis(hass, scripted_llm)
+    instance = await home_api(hass, [llm.LLM_API_ASSIST]).async_get_api_instance(
+        llm_context()
+    )
+    result = await instance.async_call_tool(
+        llm.ToolInput("GetLiveContext", {"name": "HeatPump"})
+    )
+    assert "target_temperature: 20" in result["result"]
+    assert "state: heat" in result["result"]

@@ -132,6 +132,11 @@ def compact_prompt(hass: HomeAssistant, prompt: str, assistant: str) -> str:
     return f"{prompt[:start]}{home_overview(hass, assistant)}\n{rest}"
 
 
+# A thermostat's state is its mode ("heat"): asked what it is set to, a small
+# model read that rather than a bare "temperature".
+_SPOKEN_KEYS = {"temperature": "target_temperature"}
+
+
 def _live(hass: HomeAssistant, state: State) -> dict[str, Any]:
     """One device's state for a spoken answer."""
     info: dict[str, Any] = {
@@ -144,7 +149,9 @@ def _live(hass: HomeAssistant, state: State) -> dict[str, Any]:
     ):
         info["area"] = area.name
     if attributes := {
-        key: value if isinstance(value, (int, float, bool)) else str(value)
+        _SPOKEN_KEYS.get(key, key): value
+        if isinstance(value, (int, float, bool))
+        else str(value)
         for key in LIVE_ATTRIBUTES
         if (value := state.attributes.get(key)) is not None
     }:
