@@ -125,7 +125,7 @@ class JarvisConversationEntity(
             self.hass, chat_log.llm_api, repair=self.feature(CONF_TARGET_REPAIR)
         )
 
-        look_first = []
+        look_first = None
         if self.feature(CONF_LOOK_FIRST) and chat_log.llm_api is not None:
             look_first = live_lookup(self.hass, user_input.text, ASSISTANT)
         await self._async_handle_chat_log(

@@ -256,7 +256,7 @@ class JarvisLLMEntity(Entity):
         chat_log: conversation.ChatLog,
         language: str | None,
         user: str | None,
-        look_first: Sequence[LookUp] = (),
+        look_first: Sequence[LookUp] | None = None,
     ) -> TurnResult:
         """Answer the chat log's last user message through the reply loop."""
         runtime = self.entry.runtime_data

@@ -309,10 +309,15 @@ class ReplyLoop:
         host: StepHost,
         language: str | None = None,
         user: str = "household",
-        look_first: Sequence[LookUp] = (),
+        look_first: Sequence[LookUp] | None = None,
     ) -> TurnResult:
-        """Answer the last user message in `history`; `look_first` are calls
-        the engine makes before the model's first step, if their tool is offered."""
+        """Answer the last user message in `history`.
+
+        `look_first` are calls the engine makes before the model's first step,
+        if their tool is offered: what the request asks about the home. Empty,
+        it says the request names nothing in the home; None, that the host
+        does not know.
+        """
         started = time.monotonic()
         if sum(1 for m in history if m.role == "user") <= 1:
             self._cache.clear()  # a new conversation
@@ -328,21 +333,23 @@ class ReplyLoop:
         hits: list[str] = []
         plan = await self._plan(request, history, tools, hits)
         limit = digest_chars(self._settings.model)
+        # A question that names no device or area may be one for memory.
+        home_free = look_first is not None and not look_first
+        memory_question = is_question(request) and (
+            home_free or _asks_not_acts(plan, tools, request)
+        )
         if plan.reply_only:
             tools = []
         elif self._memory is not None and (
-            plan.needs_memory or not plan.steps or _asks_not_acts(plan, tools, request)
+            plan.needs_memory or not plan.steps or memory_question
         ):
             facts = await self._recall(user, request, hits)
             if section := memory_section(facts, request, limit):
                 # After the stable part, so the server's prompt cache still hits.
                 system_prompt = f"{system_prompt}\n\n{section}"
-            if section and _asks_not_acts(plan, tools, request):
-                # Memory has the answer to a question: offered tools only
-                # tempt a small model to look it up in the house instead.
-                tools = []
-            else:
-                tools = [*tools, *MEMORY_TOOLS]
+            # Memory has the answer to a question: offered tools only tempt a
+            # small model to look it up in the house instead.
+            tools = [] if section and memory_question else [*tools, *MEMORY_TOOLS]
         if len(plan.tools) > 1:
             system_prompt = f"{system_prompt}\n\n{plan.describe()}"
         offered = list(tools)
@@ -393,7 +400,7 @@ class ReplyLoop:
             )
         turn.plan = plan
         turn.user = user
-        turn.look_first = look_first
+        turn.look_first = look_first or ()
         await turn.run(host)
         turn.result.duration = time.monotonic() - started
         return turn.result
