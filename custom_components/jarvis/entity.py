@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 import json
 from typing import Any
 
@@ -256,7 +256,7 @@ class JarvisLLMEntity(Entity):
         chat_log: conversation.ChatLog,
         language: str | None,
         user: str | None,
-        look_first: LookUp | None = None,
+        look_first: Sequence[LookUp] | None = None,
     ) -> TurnResult:
         """Answer the chat log's last user message through the reply loop."""
         runtime = self.entry.runtime_data

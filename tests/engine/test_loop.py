@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 import json
 from typing import Any
 
@@ -86,7 +86,7 @@ def run_loop(
     language: str = "en",
     model: str = "test-model",
     cache: ConversationCache | None = None,
-    look_first: LookUp | None = None,
+    look_first: Sequence[LookUp] = (),
     **settings: Any,
 ) -> Any:
     loop = ReplyLoop(
@@ -497,7 +497,7 @@ async def test_look_first_fetches_states_before_the_model_answers(
         host,
         model=model,
         history=[Message("user", "is the kitchen light on?")],
-        look_first=("GetLiveContext", {"name": "kitchen light"}),
+        look_first=[("GetLiveContext", {"name": "kitchen light"})],
     )
 
     (looked,) = result.tool_calls
@@ -518,7 +518,7 @@ async def test_look_first_needs_its_tool_offered(
     scripted_llm.script(Reply(content="Hello."))
     host, _ = make_host()
     result = await run_loop(
-        client, host, tools=[], look_first=("GetLiveContext", {"name": "kitchen"})
+        client, host, tools=[], look_first=[("GetLiveContext", {"name": "kitchen"})]
     )
 
     assert result.tool_calls == []

@@ -7,10 +7,15 @@ from typing import Any
 import pytest
 
 from custom_components.jarvis.engine.llm.base import LLMClient
-from custom_components.jarvis.engine.loop import LocalStepHost, LoopSettings, ReplyLoop
+from custom_components.jarvis.engine.loop import (
+    LocalStepHost,
+    LookUp,
+    LoopSettings,
+    ReplyLoop,
+)
 from custom_components.jarvis.engine.memory import LongTermMemory, memory_command
 from custom_components.jarvis.engine.phrases import REMEMBERED
-from custom_components.jarvis.engine.types import Message
+from custom_components.jarvis.engine.types import JsonObject, Message
 from tests.engine.test_loop import TOOLS
 from tests.scripted_llm import Reply, ScriptedLLMServer
 
@@ -102,6 +107,7 @@ def run_with_memory(
     host: LocalStepHost,
     *,
     planner: bool = False,
+    look_first: list[LookUp] | None = None,
 ) -> Any:
     loop = ReplyLoop(
         client, LoopSettings(model="test-model", planner=planner), memory=memory
@@ -112,6 +118,7 @@ def run_with_memory(
         tools=TOOLS,
         host=host,
         user="u1",
+        look_first=look_first,
     )
 
 
@@ -188,6 +195,47 @@ async def test_memory_answers_questions_without_tools(
 
     assert bool(scripted_llm.chat_requests[1]["json"].get("tools")) is offers_tools
     assert result.text == "Level 2."
+
+
+@pytest.mark.parametrize(
+    ("request_text", "look_first", "offers_tools"),
+    [
+        # The host found nothing of the home in the question: memory's.
+        ("what's my wife's name?", [], False),
+        # The host cannot tell.
+        ("what's my wife's name?", None, True),
+        # It names a device: the house has the answer.
+        (
+            "is my wife's lamp on?",
+            [("GetLiveContext", {"name": "Wife's Lamp"})],
+            True,
+        ),
+    ],
+)
+async def test_questions_naming_nothing_in_the_home_go_to_memory(
+    client: LLMClient,
+    scripted_llm: ScriptedLLMServer,
+    request_text: str,
+    look_first: list[LookUp] | None,
+    offers_tools: bool,
+) -> None:
+    """1.5B planned a live-context lookup for "what's my wife's name?" and,
+    offered the tool, called it for a device named Anna."""
+    memory = LongTermMemory(DictBackend())
+    await memory.remember("u1", "my wife's name is Anna")
+    scripted_llm.script(
+        Reply(content="1. GetLiveContext: {}\n2. reply"), Reply("Anna.")
+    )
+    host = LocalStepHost({"GetLiveContext": _states})
+    await run_with_memory(
+        client, memory, request_text, host, planner=True, look_first=look_first
+    )
+
+    assert bool(scripted_llm.chat_requests[-1]["json"].get("tools")) is offers_tools
+
+
+async def _states(args: JsonObject) -> JsonObject:
+    return {"Wife's Lamp": "on"}
 
 
 async def test_model_can_use_memory_tools(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -245,3 +246,24 @@ async def test_a_failed_planned_step_leaves_the_rest_to_the_loop(
     step = scripted_llm.chat_requests[1]["json"]["messages"]
     assert "Available tools" in step[0]["content"]
     assert "No light named so." in step[-1]["content"]
+
+
+async def test_the_steps_before_a_guess_run_and_the_loop_does_the_rest(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(
+        Reply(
+            content=f'{TURN_ON}\n2. HassTurnOn: {{"name": "pantry light"}}\n3. reply'
+        ),
+        Reply(content='{"name": "GetLiveContext", "arguments": {}}'),
+        Reply(content="The kitchen light is on."),
+    )
+    host, ran = planned_host()
+    result = await run_planned(client, host, TURN_ON_AND_TELL)
+
+    assert ran == ["HassTurnOn kitchen light", "GetLiveContext"]
+    assert result.planned_calls == 1
+    assert result.text == "The kitchen light is on."
+    # The loop's model saw what the plan did.
+    step = scripted_llm.chat_requests[1]["json"]["messages"]
+    assert "HassTurnOn" in json.dumps(step)

@@ -14,7 +14,7 @@ from bench.home_prompt import FLOORS, async_measure, home_section, plan
 from custom_components.jarvis.engine.budget import TokenEstimator
 from custom_components.jarvis.tools.home import HOME_HEADER, home_api, live_lookup
 from tests.scripted_llm import Reply, ScriptedLLMServer
-from tests.tools.conftest import llm_context, setup_jarvis
+from tests.tools.conftest import llm_context, setup_home, setup_jarvis
 from tests.tools.test_injection import converse, tool_results
 
 pytestmark = pytest.mark.usefixtures("ha_core")
@@ -138,24 +138,32 @@ async def test_agent_looks_up_states_by_filter(
 
 
 @pytest.mark.parametrize(
-    ("question", "lookup"),
+    ("request_text", "lookups"),
     [
-        ("how warm is it in the kitchen?", {"area": "Kitchen"}),
-        ("Is the living room light on?", {"area": "Living Room"}),
-        ("what's the temperature outside?", {"name": "Outside Temperature"}),
-        # Every ceiling light fits as well as the next: all states.
-        ("which lights are on?", {}),
-        ("what time is it?", None),
-        ("what is the capital of France?", None),
-        ("turn on the kitchen light", None),  # not a question
+        ("how warm is it in the kitchen?", [{"area": "Kitchen"}]),
+        ("Is the living room light on?", [{"area": "Living Room"}]),
+        ("what's the temperature outside?", [{"name": "Outside Temperature"}]),
+        (
+            "turn on the kitchen light and tell me the outside temperature",
+            [{"name": "Outside Temperature"}],
+        ),
+        # Two fit as well as each other: both; every ceiling light: all states.
+        (
+            "is the office or the gym light on?",
+            [{"name": "Gym Ceiling Light"}, {"name": "Office Ceiling Light"}],
+        ),
+        ("which lights are on?", [{}]),
+        ("what time is it?", []),
+        ("what is the capital of France?", []),
+        ("turn on the kitchen light", []),  # asks nothing
     ],
 )
-async def test_questions_about_the_home_look_states_up_first(
-    hass: HomeAssistant, question: str, lookup: dict[str, str] | None
+async def test_what_a_request_asks_about_the_home_is_looked_up_first(
+    hass: HomeAssistant, request_text: str, lookups: list[dict[str, str]]
 ) -> None:
     await async_measure(hass, 20)
-    found = live_lookup(hass, question, "conversation")
-    assert found == (None if lookup is None else ("GetLiveContext", lookup))
+    found = live_lookup(hass, request_text, "conversation")
+    assert found == [("GetLiveContext", lookup) for lookup in lookups]
 
 
 async def test_live_context_without_filters_is_home_assistants(
@@ -168,3 +176,19 @@ async def test_live_context_without_filters_is_home_assistants(
     )
     result = await instance.async_call_tool(llm.ToolInput("GetLiveContext", {}))
     assert result["result"] == measured.live_context
+
+
+async def test_a_thermostats_setting_is_named_as_such(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """Asked what the thermostat is set to, 0.5B read its mode ("heat")."""
+    await setup_home(hass)
+    await setup_jarvis(hass, scripted_llm)
+    instance = await home_api(hass, [llm.LLM_API_ASSIST]).async_get_api_instance(
+        llm_context()
+    )
+    result = await instance.async_call_tool(
+        llm.ToolInput("GetLiveContext", {"name": "HeatPump"})
+    )
+    assert "target_temperature: 20" in result["result"]
+    assert "state: heat" in result["result"]

@@ -177,17 +177,24 @@ async def test_switched_off_the_model_gets_home_assistants_error(
     assert hass.states.get(KITCHEN).state == "off"
 
 
-async def test_a_devices_name_wins_over_a_wrong_area_and_floor(
-    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+@pytest.mark.parametrize(
+    "wrong",
+    [
+        # What 0.5B sends when it fills in every slot it is offered.
+        {"area": "Office", "floor": "Attic"},
+        {"domain": ["homeassistant"]},  # 1.5B
+    ],
+)
+async def test_a_devices_name_wins_over_wrong_places_and_kinds(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, wrong: dict[str, Any]
 ) -> None:
-    """What 0.5B sends when it fills in every slot it is offered."""
     agent_id = await office_home(hass, scripted_llm)
 
     await run(
         hass,
         scripted_llm,
         agent_id,
-        ("HassTurnOn", {"name": "Kitchen Lights", "area": "Office", "floor": "Attic"}),
+        ("HassTurnOn", {"name": "Kitchen Lights", **wrong}),
     )
 
     assert hass.states.get(KITCHEN).state == "on"

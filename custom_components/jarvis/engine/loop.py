@@ -309,10 +309,15 @@ class ReplyLoop:
         host: StepHost,
         language: str | None = None,
         user: str = "household",
-        look_first: LookUp | None = None,
+        look_first: Sequence[LookUp] | None = None,
     ) -> TurnResult:
-        """Answer the last user message in `history`; `look_first` is a call
-        the engine makes before the model's first step, if its tool is offered."""
+        """Answer the last user message in `history`.
+
+        `look_first` are calls the engine makes before the model's first step,
+        if their tool is offered: what the request asks about the home. Empty,
+        it says the request names nothing in the home; None, that the host
+        does not know.
+        """
         started = time.monotonic()
         if sum(1 for m in history if m.role == "user") <= 1:
             self._cache.clear()  # a new conversation
@@ -328,21 +333,23 @@ class ReplyLoop:
         hits: list[str] = []
         plan = await self._plan(request, history, tools, hits)
         limit = digest_chars(self._settings.model)
+        # A question that names no device or area may be one for memory.
+        home_free = look_first is not None and not look_first
+        memory_question = is_question(request) and (
+            home_free or _asks_not_acts(plan, tools, request)
+        )
         if plan.reply_only:
             tools = []
         elif self._memory is not None and (
-            plan.needs_memory or not plan.steps or _asks_not_acts(plan, tools, request)
+            plan.needs_memory or not plan.steps or memory_question
         ):
             facts = await self._recall(user, request, hits)
             if section := memory_section(facts, request, limit):
                 # After the stable part, so the server's prompt cache still hits.
                 system_prompt = f"{system_prompt}\n\n{section}"
-            if section and _asks_not_acts(plan, tools, request):
-                # Memory has the answer to a question: offered tools only
-                # tempt a small model to look it up in the house instead.
-                tools = []
-            else:
-                tools = [*tools, *MEMORY_TOOLS]
+            # Memory has the answer to a question: offered tools only tempt a
+            # small model to look it up in the house instead.
+            tools = [] if section and memory_question else [*tools, *MEMORY_TOOLS]
         if len(plan.tools) > 1:
             system_prompt = f"{system_prompt}\n\n{plan.describe()}"
         offered = list(tools)
@@ -393,7 +400,7 @@ class ReplyLoop:
             )
         turn.plan = plan
         turn.user = user
-        turn.look_first = look_first
+        turn.look_first = look_first or ()
         await turn.run(host)
         turn.result.duration = time.monotonic() - started
         return turn.result
@@ -497,20 +504,21 @@ class _Turn:
     request: str = ""
     # Characters a tool result may take before it is digested.
     digest_limit: int = MAX_RAW_CHARS
-    look_first: LookUp | None = None
+    look_first: Sequence[LookUp] = ()
 
     @property
     def text_mode(self) -> bool:
         return self.loop._protocols.is_text(self.loop._settings.model)
 
     async def run(self, host: StepHost) -> None:
+        looked = await self._look_first(host)
         if self.text_mode and self.plan.tools and await self._run_plan(host):
             return
         settings = self.loop._settings
         failed_steps = 0
         # Text-protocol models re-shown their tools repeat the call: ask for
-        # the answer once what the question needs is there.
-        answer_next = await self._look_first(host) and self.text_mode
+        # the answer once a question has what it needs.
+        answer_next = looked and self.text_mode and is_question(self.request)
         nudge: str | None = None
         for _ in range(max(1, settings.max_turns)):
             step = _Step(
@@ -555,18 +563,17 @@ class _Turn:
         """Run the plan's tool steps without the chat model, then let it answer.
 
         Text-protocol models pay a whole call per tool step and often fumble
-        it. Every step must resolve first; any step that does not, or a
-        question (which must not act on a guess), leaves the turn to the loop.
-        A step that fails stops the run: the loop goes on from its result.
-        Returns whether the turn is answered.
+        it. The steps run in order while each resolves; a step that does not
+        (a guess of the planner's), or one that fails, leaves the rest of the
+        turn to the loop, which sees what ran. A question must not act on a
+        guess, so it is left to the loop. Returns whether the turn is answered.
         """
         if is_question(self.request):
             return False
         steps = [s for s in self.plan.steps if s.action not in (REPLY, MEMORY)]
-        calls = [call for step in steps if (call := self._planned_call(step))]
-        if len(calls) < len(steps):
-            return False
-        for call in calls:
+        for step in steps:
+            if (call := self._planned_call(step)) is None:
+                return False
             delta = await self.guard(call)
             results = await host.run_step(_call_step(delta))
             self.result.planned_calls += 1
@@ -579,22 +586,21 @@ class _Turn:
         return True
 
     async def _look_first(self, host: StepHost) -> bool:
-        """Make the `look_first` call before the model answers (small models
+        """Make the `look_first` calls before the model answers (small models
         answer questions about the home from nothing: "it is 22 degrees").
-        Returns whether it ran and worked."""
-        if self.look_first is None:
-            return False
-        name, args = self.look_first
-        if name not in self.tools:
-            if (tool := _find_tool(name, self.catalogue)) is None:
-                return False
-            self.tools[tool.name] = tool
-            self.result.tool_reasons[tool.name] = "looked up first"
-        self.call_count += 1
-        delta = await self.guard(new_call(self.call_count, name, args))
-        results = await host.run_step(_call_step(delta))
-        records = self._record_calls([delta], results)
-        return not any(_failed(record) for record in records)
+        Returns whether any ran, and all that ran worked."""
+        records: list[ToolCallRecord] = []
+        for name, args in self.look_first:
+            if name not in self.tools:
+                if (tool := _find_tool(name, self.catalogue)) is None:
+                    continue
+                self.tools[tool.name] = tool
+                self.result.tool_reasons[tool.name] = "looked up first"
+            self.call_count += 1
+            delta = await self.guard(new_call(self.call_count, name, args))
+            results = await host.run_step(_call_step(delta))
+            records += self._record_calls([delta], results)
+        return bool(records) and not any(_failed(record) for record in records)
 
     def _planned_call(self, step: PlanStep) -> ToolCall | None:
         """The concrete call of a plan step, if the request backs it: an offered

@@ -302,6 +302,23 @@ def is_question(text: str) -> bool:
     return bool(_QUESTION_RE.search(text.strip()))
 
 
+# A question inside a command: "turn on the fan and tell me the temperature".
+_ASKS_RE = re.compile(
+    r"\b(?:tell me|let me know|sag mir|sage mir|dime|dígame|dis-moi|dites-moi|"
+    r"dimmi|vertel me|zeg me|diga-me|diz-me)\b",
+    re.IGNORECASE,
+)
+
+
+def asked_part(text: str) -> str | None:
+    """What the user wants to be told: a whole question, or what follows
+    "tell me" in a command; None when they ask nothing."""
+    if is_question(text):
+        return text
+    found = _ASKS_RE.search(text)
+    return text[found.end() :] if found else None
+
+
 def fits(tool: ToolSpec, request: str) -> bool:
     """Whether the router would offer this tool for the request on its own."""
     return score_tool(tool, _words(request)) > 0

@@ -35,7 +35,7 @@ from homeassistant.util.json import JsonObjectType
 import voluptuous as vol
 
 from ..engine.loop import LookUp
-from ..engine.router import is_question
+from ..engine.router import asked_part
 from .api import DATA_TOOLS, JarvisTools
 from .builtin import JarvisTool, replace_tools
 from .services import ASSISTANT, ToolError, entity_area
@@ -49,6 +49,8 @@ HOME_HEADER = (
     "For their current states call GetLiveContext with a name, area or domain."
 )
 LIVE_CONTEXT = "GetLiveContext"
+# Devices looked up one by one before the model answers; more get every state.
+_MAX_LOOKUPS = 3
 # Exposed scripts are tools and calendars have their own tool, as in HA's list.
 NOT_LISTED = frozenset({"script", "calendar"})
 # Attributes worth a spoken answer (a subset of those HA's live context lists).
@@ -130,6 +132,11 @@ def compact_prompt(hass: HomeAssistant, prompt: str, assistant: str) -> str:
     return f"{prompt[:start]}{home_overview(hass, assistant)}\n{rest}"
 
 
+# A thermostat's state is its mode ("heat"): asked what it is set to, a small
+# model read that rather than a bare "temperature".
+_SPOKEN_KEYS = {"temperature": "target_temperature"}
+
+
 def _live(hass: HomeAssistant, state: State) -> dict[str, Any]:
     """One device's state for a spoken answer."""
     info: dict[str, Any] = {
@@ -142,7 +149,9 @@ def _live(hass: HomeAssistant, state: State) -> dict[str, Any]:
     ):
         info["area"] = area.name
     if attributes := {
-        key: value if isinstance(value, (int, float, bool)) else str(value)
+        _SPOKEN_KEYS.get(key, key): value
+        if isinstance(value, (int, float, bool))
+        else str(value)
         for key in LIVE_ATTRIBUTES
         if (value := state.attributes.get(key)) is not None
     }:
@@ -211,24 +220,25 @@ class LiveContextTool(JarvisTool):
         }
 
 
-def live_lookup(hass: HomeAssistant, request: str, assistant: str) -> LookUp | None:
-    """The `GetLiveContext` call a question about the home needs, if it is one.
+def live_lookup(hass: HomeAssistant, request: str, assistant: str) -> list[LookUp]:
+    """The `GetLiveContext` calls a request needs before the model answers.
 
-    The question names an area ("how warm is it in the bedroom?": that area's
-    devices) or devices ("is the TV playing?": the one its words fit best).
-    Questions that name nothing in the home (the time, a capital, a
-    remembered fact) need no lookup.
+    What it asks ("how warm is it in the bedroom?", "… and tell me the outside
+    temperature"), if it names an area, gets that area's devices; if it names
+    devices, the few its words fit best (all states when more fit as well).
+    Requests that ask nothing, or name nothing in the home (the time, a
+    capital, a remembered fact), need no lookup.
     """
-    if not is_question(request):
-        return None
-    words = set(name_words(request))
+    if (asked := asked_part(request)) is None:
+        return []
+    words = set(name_words(asked))
     areas = [
         area
         for area in ar.async_get(hass).async_list_areas()
         if any(set(name_words(name)) <= words for name in (area.name, *area.aliases))
     ]
     if len(areas) == 1:
-        return LIVE_CONTEXT, {"area": areas[0].name}
+        return [(LIVE_CONTEXT, {"area": areas[0].name})]
     fits: dict[str, int] = {}
     for state in hass.states.async_all():
         if async_should_expose(hass, assistant, state.entity_id) and (
@@ -236,10 +246,12 @@ def live_lookup(hass: HomeAssistant, request: str, assistant: str) -> LookUp | N
         ):
             fits[state.name] = max(score, fits.get(state.name, 0))
     if not fits:
-        return None
+        return []
     best = max(fits.values())
-    named = [name for name, score in fits.items() if score == best]
-    return LIVE_CONTEXT, {"name": named[0]} if len(named) == 1 else {}
+    named = sorted(name for name, score in fits.items() if score == best)
+    if len(named) > _MAX_LOOKUPS:
+        return [(LIVE_CONTEXT, {})]
+    return [(LIVE_CONTEXT, {"name": name}) for name in named]
 
 
 def _telling_words(name: str) -> set[str]:

@@ -36,6 +36,8 @@ class Answer:
 # What "everything in the office" means when the model named the room as a
 # device: not its doors, blinds or locks.
 _ROOM_DOMAINS = ["fan", "light", "media_player", "switch"]
+# Slots that narrow down where a name is looked for.
+_NARROWING = ("area", "floor", "domain", "device_class")
 # Listed in the question; more would be too long to hear.
 _MAX_CHOICES = 6
 _WORD = re.compile(r"\w+")
@@ -80,10 +82,11 @@ def repair_targets(
         return slots
     if _matches(hass, handler, slots, assistant):
         return slots
-    # A device's own name wins over an area or floor the model added wrongly.
-    unplaced = {k: v for k, v in slots.items() if k not in ("area", "floor")}
-    if unplaced != slots and _matches(hass, handler, unplaced, assistant):
-        return unplaced
+    # A device's own name wins over an area, floor or kind the model added
+    # wrongly (1.5B sent the garage door with domain "homeassistant").
+    named = {k: v for k, v in slots.items() if k not in _NARROWING}
+    if named != slots and _matches(hass, handler, named, assistant):
+        return named
     rest = {key: value for key, value in slots.items() if key != "name"}
     words = name_words(name)
     if not words:
