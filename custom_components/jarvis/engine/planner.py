@@ -155,9 +155,15 @@ def _folded(text: str) -> set[str]:
 
 
 def parse_plan(text: str, tools: Sequence[ToolSpec]) -> Plan:
-    """Numbered steps naming known tools; anything else makes the plan empty."""
+    """Numbered steps naming known tools; anything else makes the plan empty.
+
+    A step naming a tool that does not exist is dropped (0.5B adds a
+    `HassGetDateTime` after two good steps); if that leaves no tool step, the
+    plan is empty, never a reply-only plan.
+    """
     known = {tool.name.lower(): tool.name for tool in tools}
     steps: list[PlanStep] = []
+    dropped = False
     for line in strip_think(text).splitlines():
         if not line.strip():
             if steps:
@@ -173,8 +179,10 @@ def parse_plan(text: str, tools: Sequence[ToolSpec]) -> Plan:
         elif action in known:
             steps.append(PlanStep(known[action], detail, first_json_object(detail)))
         else:
-            return Plan()
+            dropped = True
     if not steps or len(steps) > MAX_STEPS:
+        return Plan()
+    if dropped and all(s.action in (REPLY, MEMORY) for s in steps):
         return Plan()
     if any(s.action == MEMORY for s in steps[1:]):
         return Plan()
