@@ -181,7 +181,7 @@ async def test_live_context_without_filters_is_home_assistants(
 async def test_a_thermostats_setting_is_named_as_such(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:
-    """Asked what the thermostat is set to, 0.5B and 1.5B answered its mode."""
+    """Asked what the thermostat is set to, 0.5B read its mode ("heat")."""
     await setup_home(hass)
     await setup_jarvis(hass, scripted_llm)
     instance = await home_api(hass, [llm.LLM_API_ASSIST]).async_get_api_instance(
@@ -191,4 +191,4 @@ async def test_a_thermostats_setting_is_named_as_such(
         llm.ToolInput("GetLiveContext", {"name": "HeatPump"})
     )
     assert "target_temperature: 20" in result["result"]
-    assert "mode: heat" in result["result"]
+    assert "state: heat" in result["result"]

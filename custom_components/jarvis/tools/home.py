@@ -132,9 +132,9 @@ def compact_prompt(hass: HomeAssistant, prompt: str, assistant: str) -> str:
     return f"{prompt[:start]}{home_overview(hass, assistant)}\n{rest}"
 
 
-# A bare "temperature" beside a thermostat's mode is easy to misread.
+# A thermostat's state is its mode ("heat"): asked what it is set to, a small
+# model read that rather than a bare "temperature".
 _SPOKEN_KEYS = {"temperature": "target_temperature"}
-_MODE_DOMAINS = frozenset({"climate", "water_heater"})
 
 
 def _live(hass: HomeAssistant, state: State) -> dict[str, Any]:
@@ -142,9 +142,7 @@ def _live(hass: HomeAssistant, state: State) -> dict[str, Any]:
     info: dict[str, Any] = {
         "name": state.name,
         "domain": state.domain,
-        # A thermostat's state is its mode: asked what it is set to, small
-        # models answered "heat" over a target temperature beside it.
-        "mode" if state.domain in _MODE_DOMAINS else "state": state.state,
+        "state": state.state,
     }
     if (area_id := entity_area(hass, state.entity_id)) and (
         area := ar.async_get(hass).async_get_area(area_id)
