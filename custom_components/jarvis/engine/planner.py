@@ -155,15 +155,9 @@ def _folded(text: str) -> set[str]:
 
 
 def parse_plan(text: str, tools: Sequence[ToolSpec]) -> Plan:
-    """Numbered steps naming known tools; anything else makes the plan empty.
-
-    A step naming a tool that does not exist is dropped (0.5B adds a
-    `HassGetDateTime` after two good steps); if that leaves no tool step, the
-    plan is empty, never a reply-only plan.
-    """
+    """Numbered steps naming known tools; anything else makes the plan empty."""
     known = {tool.name.lower(): tool.name for tool in tools}
     steps: list[PlanStep] = []
-    dropped = False
     for line in strip_think(text).splitlines():
         if not line.strip():
             if steps:
@@ -179,10 +173,8 @@ def parse_plan(text: str, tools: Sequence[ToolSpec]) -> Plan:
         elif action in known:
             steps.append(PlanStep(known[action], detail, first_json_object(detail)))
         else:
-            dropped = True
+            return Plan()
     if not steps or len(steps) > MAX_STEPS:
-        return Plan()
-    if dropped and all(s.action in (REPLY, MEMORY) for s in steps):
         return Plan()
     if any(s.action == MEMORY for s in steps[1:]):
         return Plan()
