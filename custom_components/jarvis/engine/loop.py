@@ -585,6 +585,11 @@ class _Turn:
         await self._final_reply(host, ANSWER_INSTRUCTION, "done", purpose="answer")
         return True
 
+    def _offer(self, tool: ToolSpec, reason: str) -> None:
+        """Add a tool to this turn's allow-list, and say why."""
+        self.tools[tool.name] = tool
+        self.result.tool_reasons[tool.name] = reason
+
     async def _look_first(self, host: StepHost) -> bool:
         """Make the `look_first` calls before the model answers (small models
         answer questions about the home from nothing: "it is 22 degrees").
@@ -594,8 +599,7 @@ class _Turn:
             if name not in self.tools:
                 if (tool := _find_tool(name, self.catalogue)) is None:
                     continue
-                self.tools[tool.name] = tool
-                self.result.tool_reasons[tool.name] = "looked up first"
+                self._offer(tool, "looked up first")
             self.call_count += 1
             delta = await self.guard(new_call(self.call_count, name, args))
             results = await host.run_step(_call_step(delta))
@@ -725,8 +729,7 @@ class _Turn:
         unseen = [tool for tool in self.catalogue if tool.name not in self.tools]
         found = ToolRouter().search(str(call.arguments.get("query", "")), unseen)
         for tool in found:
-            self.tools[tool.name] = tool
-            self.result.tool_reasons[tool.name] = "tool search"
+            self._offer(tool, "tool search")
         return ToolCallDelta(
             call,
             {
@@ -777,8 +780,7 @@ class _Turn:
             and (tool := _find_tool(name, self.catalogue)) is not None
         ):
             self.searches += 1
-            self.tools[tool.name] = tool
-            self.result.tool_reasons[tool.name] = "called by name"
+            self._offer(tool, "called by name")
         if tool is None:
             valid = ", ".join(self.tools) or "none"
             return call, {

@@ -133,7 +133,7 @@ def grounded(arguments: JsonObject, text: str) -> bool:
     A planner that copies "kitchen lights" from the request is trusted with
     the call; one that adds a floor, a colour or a device of its own is not.
     """
-    said = _folded(text)
+    said = folded_words(text)
     return all(_value_grounded(value, said) for value in arguments.values())
 
 
@@ -143,14 +143,14 @@ def _value_grounded(value: object, said: set[str]) -> bool:
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         return False
     number = isinstance(value, float) and value.is_integer()
-    return _folded(str(int(value) if number else value)) <= said
+    return folded_words(str(int(value) if number else value)) <= said
 
 
-def _folded(text: str) -> set[str]:
-    """Lower-case words with plurals folded ("lights" meets "light")."""
+def folded_words(text: str) -> set[str]:
+    """Case-folded words with plurals folded ("lights" meets "light")."""
     return {
         word.removesuffix("s") if len(word) > 3 else word
-        for word in _WORD_RE.findall(text.lower())
+        for word in _WORD_RE.findall(text.casefold())
     }
 
 

@@ -35,11 +35,11 @@ from homeassistant.util.json import JsonObjectType
 import voluptuous as vol
 
 from ..engine.loop import LookUp
+from ..engine.planner import folded_words
 from ..engine.router import asked_part
 from .api import DATA_TOOLS, JarvisTools
 from .builtin import JarvisTool, replace_tools
 from .services import ASSISTANT, ToolError, entity_area
-from .targets import name_words
 
 # Where Home Assistant's overview starts; its YAML items follow ("- " lines
 # and their indented continuations).
@@ -231,11 +231,11 @@ def live_lookup(hass: HomeAssistant, request: str, assistant: str) -> list[LookU
     """
     if (asked := asked_part(request)) is None:
         return []
-    words = set(name_words(asked))
+    words = folded_words(asked)
     areas = [
         area
         for area in ar.async_get(hass).async_list_areas()
-        if any(set(name_words(name)) <= words for name in (area.name, *area.aliases))
+        if any(folded_words(name) <= words for name in (area.name, *area.aliases))
     ]
     if len(areas) == 1:
         return [(LIVE_CONTEXT, {"area": areas[0].name})]
@@ -256,7 +256,9 @@ def live_lookup(hass: HomeAssistant, request: str, assistant: str) -> list[LookU
 
 def _telling_words(name: str) -> set[str]:
     # "la" or "of" in a name tells nothing; "TV" or "AC" does.
-    return {word for word in name_words(name) if len(word) > 2 or word.upper() in name}
+    return {
+        word for word in folded_words(name) if len(word) > 2 or word.upper() in name
+    }
 
 
 def _with_filters(hub: JarvisTools, tool: llm.Tool) -> llm.Tool | None:

@@ -11,9 +11,8 @@ in the kitchen").
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-import re
 from typing import Any
 
 from homeassistant.core import HomeAssistant, State
@@ -21,6 +20,7 @@ from homeassistant.helpers import area_registry as ar, floor_registry as fr, int
 from homeassistant.util.json import JsonObjectType
 
 from ..engine.phrases import FINAL_REPLY, OR, WHICH, FinalReply, phrase
+from ..engine.planner import folded_words
 from .services import closest_names
 
 type Slots = dict[str, Any]
@@ -40,7 +40,6 @@ _ROOM_DOMAINS = ["fan", "light", "media_player", "switch"]
 _NARROWING = ("area", "floor", "domain", "device_class")
 # Listed in the question; more would be too long to hear.
 _MAX_CHOICES = 6
-_WORD = re.compile(r"\w+")
 
 
 def intent_constraints(
@@ -88,7 +87,7 @@ def repair_targets(
     if named != slots and _matches(hass, handler, named, assistant):
         return named
     rest = {key: value for key, value in slots.items() if key != "name"}
-    words = name_words(name)
+    words = folded_words(name)
     if not words:
         return _no_match(f"'{name}' is not a name: say which device or area.")
     room = {"domain": {"value": _ROOM_DOMAINS}} | rest
@@ -128,15 +127,7 @@ def _matches(
     return intent.async_match_targets(hass, constraints).is_match
 
 
-def name_words(text: str) -> list[str]:
-    """Words to compare names by: folded, and "lights" the same as "light"."""
-    return [
-        word[:-1] if len(word) > 3 and word.endswith("s") else word
-        for word in _WORD.findall(text.casefold())
-    ]
-
-
-def _fits(words: Sequence[str], state: State) -> bool:
+def _fits(words: Collection[str], state: State) -> bool:
     """Whether every word the model used is part of the entity's name."""
     folded = state.name.casefold()
     return all(word in folded for word in words)
