@@ -6,8 +6,14 @@ areas on three floors, built in the real test instance.
 
 from __future__ import annotations
 
+from typing import Any
+
+from homeassistant.components.homeassistant.exposed_entities import (
+    async_expose_entity,
+)
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar, entity_registry as er, llm
+from homeassistant.util import yaml as yaml_util
 import pytest
 
 from bench.home_prompt import FLOORS, async_measure, home_section, plan
@@ -178,17 +184,34 @@ async def test_live_context_without_filters_is_home_assistants(
     assert result["result"] == measured.live_context
 
 
-async def test_a_thermostats_setting_is_named_as_such(
+async def test_states_read_as_spoken(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:
-    """Asked what the thermostat is set to, 0.5B read its mode ("heat")."""
+    """A thermostat's setting sits in its state; brightness is a percentage.
+
+    Asked what the thermostat is set to, 0.5B and 1.5B read its mode ("heat").
+    """
     await setup_home(hass)
+    hass.states.async_set(
+        "light.bed_light", "on", {"friendly_name": "Bed Light", "brightness": 102}
+    )
+    hass.states.async_set("weather.home", "sunny", {"temperature": 12})
+    async_expose_entity(hass, "conversation", "weather.home", True)
     await setup_jarvis(hass, scripted_llm)
     instance = await home_api(hass, [llm.LLM_API_ASSIST]).async_get_api_instance(
         llm_context()
     )
-    result = await instance.async_call_tool(
-        llm.ToolInput("GetLiveContext", {"name": "HeatPump"})
-    )
-    assert "target_temperature: 20" in result["result"]
-    assert "state: heat" in result["result"]
+
+    async def live(name: str) -> Any:
+        result = await instance.async_call_tool(
+            llm.ToolInput("GetLiveContext", {"name": name})
+        )
+        return yaml_util.parse_yaml(result["result"])[0]
+
+    thermostat = await live("HeatPump")
+    assert thermostat["state"] == "heat, set to 20 °C"
+    assert "temperature" not in thermostat["attributes"]
+    assert thermostat["attributes"]["current_temperature"] == 25
+    assert (await live("Bed Light"))["attributes"]["brightness"] == "40%"
+    # Weather's "temperature" is what it is outside, not a setting.
+    assert (await live("home"))["attributes"]["temperature"] == 12

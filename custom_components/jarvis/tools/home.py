@@ -132,9 +132,23 @@ def compact_prompt(hass: HomeAssistant, prompt: str, assistant: str) -> str:
     return f"{prompt[:start]}{home_overview(hass, assistant)}\n{rest}"
 
 
-# A thermostat's state is its mode ("heat"): asked what it is set to, a small
-# model read that rather than a bare "temperature".
-_SPOKEN_KEYS = {"temperature": "target_temperature"}
+def _spoken_state(hass: HomeAssistant, state: State) -> str:
+    """The state as a person says it: a thermostat's state is only its mode.
+
+    Asked what the thermostat is set to, 0.5B and 1.5B answered "heat" even
+    with a `target_temperature` attribute beside it.
+    """
+    target = state.attributes.get("temperature")
+    if state.domain == "climate" and isinstance(target, (int, float)):
+        unit = hass.config.units.temperature_unit
+        return f"{state.state}, set to {target:g} {unit}"
+    return state.state
+
+
+def _spoken_attribute(key: str, value: Any) -> Any:
+    if key == "brightness" and isinstance(value, (int, float)):
+        return f"{round(value * 100 / 255)}%"  # HA keeps 0-255; people say percent
+    return value if isinstance(value, (int, float, bool)) else str(value)
 
 
 def _live(hass: HomeAssistant, state: State) -> dict[str, Any]:
@@ -142,18 +156,18 @@ def _live(hass: HomeAssistant, state: State) -> dict[str, Any]:
     info: dict[str, Any] = {
         "name": state.name,
         "domain": state.domain,
-        "state": state.state,
+        "state": _spoken_state(hass, state),
     }
     if (area_id := entity_area(hass, state.entity_id)) and (
         area := ar.async_get(hass).async_get_area(area_id)
     ):
         info["area"] = area.name
     if attributes := {
-        _SPOKEN_KEYS.get(key, key): value
-        if isinstance(value, (int, float, bool))
-        else str(value)
+        key: _spoken_attribute(key, value)
         for key in LIVE_ATTRIBUTES
         if (value := state.attributes.get(key)) is not None
+        # A thermostat's "temperature" is its setting, already in the state.
+        and not (state.domain == "climate" and key == "temperature")
     }:
         info["attributes"] = attributes
     return info
