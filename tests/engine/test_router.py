@@ -102,6 +102,9 @@ def test_search_finds_unlisted_tools() -> None:
         ("hello, turn on the kitchen light", False),
         ("thanks, now dim the bedroom", False),
         ("what's the temperature", False),
+        ("hi, my name is Tom", True),
+        ("Ich heiße Anna Maria.", True),
+        ("my name is Tom, turn on the kitchen light", False),
     ],
 )
 def test_small_talk(text: str, small_talk: bool) -> None:

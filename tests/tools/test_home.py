@@ -149,6 +149,12 @@ async def test_agent_looks_up_states_by_filter(
         ("how warm is it in the kitchen?", [{"area": "Kitchen"}]),
         ("Is the living room light on?", [{"area": "Living Room"}]),
         ("what's the temperature outside?", [{"name": "Outside Temperature"}]),
+        # A device named in full, not its whole area.
+        ("what's the kitchen temperature?", [{"name": "Kitchen Temperature"}]),
+        (
+            "dim the kitchen light to 30% and tell me the living room temperature",
+            [{"name": "Living Room Temperature"}],
+        ),
         (
             "turn on the kitchen light and tell me the outside temperature",
             [{"name": "Outside Temperature"}],

@@ -84,6 +84,17 @@ async def test_a_word_of_one_device_is_that_device(
     assert hass.states.get(KITCHEN).state == "on"
 
 
+async def test_a_name_with_the_room_in_it_is_the_device_in_that_room(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B asked for "Bedroom Light" where the bedroom's light is "Bed Light"."""
+    agent_id = await office_home(hass, scripted_llm)
+
+    await run(hass, scripted_llm, agent_id, ("HassTurnOff", {"name": "Office AC"}))
+
+    assert states(hass, AC, *OFFICE_LIGHTS) == ["off", "on", "on"]
+
+
 async def test_a_word_of_several_devices_asks_which_and_does_nothing(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

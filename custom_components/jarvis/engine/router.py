@@ -275,7 +275,12 @@ _SMALL_TALK_RE = re.compile(
     r"tell me a joke|you(?:'re| are) (?:great|funny|awesome)|"
     r"hallo|guten (?:morgen|tag|abend)|danke(?: schön)?|tschüss|wie geht'?s|"
     r"wer bist du|hola|buen(?:os|as) (?:días|tardes|noches)|gracias|adiós|"
-    r"qué tal|quién eres|bonjour|bonsoir|merci|salut|au revoir|ça va)"
+    r"qué tal|quién eres|bonjour|bonsoir|merci|salut|au revoir|ça va|"
+    # Introductions, greeting first or not; a name of one or two words, so
+    # "my name is Tom, turn on the lights" is no small talk.
+    r"(?:(?:hi|hello|hey|hallo|hola|bonjour|salut)[\s,!.]+)?"
+    r"(?:my name is|call me|mein name ist|ich heiße|me llamo|mi nombre es|"
+    r"je m'appelle)\s+\w+(?:\s+\w+)?)"
     # The persona answers to the wake word's name (persona.py).
     r"(?:[\s,]+(?:jarvis|nabu|mycroft|alexa|there|again|buddy|mate))*)\W*$",
     re.IGNORECASE,

@@ -246,6 +246,19 @@ def live_lookup(hass: HomeAssistant, request: str, assistant: str) -> list[LookU
     if (asked := asked_part(request)) is None:
         return []
     words = folded_words(asked)
+    fits: dict[str, int] = {}
+    whole: set[str] = set()
+    for state in hass.states.async_all():
+        if async_should_expose(hass, assistant, state.entity_id) and (
+            score := len(words.intersection(telling := _telling_words(state.name)))
+        ):
+            fits[state.name] = max(score, fits.get(state.name, 0))
+            if telling <= words:
+                whole.add(state.name)
+    # A device named in full beats its area: "the bedroom temperature" is one
+    # sensor, and the whole bedroom tempted 0.5B into the speaker.
+    if whole and len(whole) <= _MAX_LOOKUPS:
+        return [(LIVE_CONTEXT, {"name": name}) for name in sorted(whole)]
     areas = [
         area
         for area in ar.async_get(hass).async_list_areas()
@@ -253,12 +266,6 @@ def live_lookup(hass: HomeAssistant, request: str, assistant: str) -> list[LookU
     ]
     if len(areas) == 1:
         return [(LIVE_CONTEXT, {"area": areas[0].name})]
-    fits: dict[str, int] = {}
-    for state in hass.states.async_all():
-        if async_should_expose(hass, assistant, state.entity_id) and (
-            score := len(words.intersection(_telling_words(state.name)))
-        ):
-            fits[state.name] = max(score, fits.get(state.name, 0))
     if not fits:
         return []
     best = max(fits.values())

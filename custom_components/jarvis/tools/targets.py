@@ -106,6 +106,16 @@ def repair_targets(
         return rest | {"domain": {"value": sorted({s.domain for s in fitting})}}
     if fitting:
         return _which(fitting, language)
+    if (area := _area_within(hass, words)) is not None:
+        # "Bedroom Light": the light in the Bedroom, which 0.5B named as one.
+        leftover = " ".join(sorted(words - _area_words(area)))
+        return repair_targets(
+            hass,
+            handler,
+            rest | {"area": {"value": area.name}, "name": {"value": leftover}},
+            assistant=assistant,
+            language=language,
+        )
     exposed = intent.async_match_targets(
         hass, intent.MatchTargetsConstraints(assistant=assistant)
     ).states
@@ -125,6 +135,20 @@ def _matches(
 ) -> bool:
     constraints = intent_constraints(handler, slots, assistant)
     return intent.async_match_targets(hass, constraints).is_match
+
+
+def _area_words(area: ar.AreaEntry) -> set[str]:
+    return folded_words(area.name)
+
+
+def _area_within(hass: HomeAssistant, words: set[str]) -> ar.AreaEntry | None:
+    """The area whose name is part of a longer name (the longest if several)."""
+    inside = [
+        area
+        for area in ar.async_get(hass).async_list_areas()
+        if _area_words(area) < words
+    ]
+    return max(inside, key=lambda area: len(_area_words(area)), default=None)
 
 
 def _fits(words: Collection[str], state: State) -> bool:
