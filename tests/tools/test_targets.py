@@ -147,6 +147,13 @@ async def test_an_unknown_name_gets_a_readable_error(
         "Nothing in the home is called 'Kitchen Lihgts'. Close matches: Kitchen Lights"
     )
     assert hass.states.get(KITCHEN).state == "off"
+    # With a room in it, the error still names what the model asked for.
+    _, results = await run(
+        hass, scripted_llm, agent_id, ("HassTurnOn", {"name": "Office Sauna"})
+    )
+    assert results[0]["error_text"].startswith(
+        "Nothing in the home is called 'Office Sauna'."
+    )
 
 
 async def test_a_repaired_sensitive_target_still_waits_for_a_yes(

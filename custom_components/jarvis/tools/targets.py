@@ -38,6 +38,7 @@ class Answer:
 _ROOM_DOMAINS = ["fan", "light", "media_player", "switch"]
 # Slots that narrow down where a name is looked for.
 _NARROWING = ("area", "floor", "domain", "device_class")
+NO_MATCH = "MatchFailedError"  # HA's name for it
 # Listed in the question; more would be too long to hear.
 _MAX_CHOICES = 6
 
@@ -109,13 +110,15 @@ def repair_targets(
     if (area := _area_within(hass, words)) is not None:
         # "Bedroom Light": the light in the Bedroom, which 0.5B named as one.
         leftover = " ".join(sorted(words - _area_words(area)))
-        return repair_targets(
+        inside = repair_targets(
             hass,
             handler,
             rest | {"area": {"value": area.name}, "name": {"value": leftover}},
             assistant=assistant,
             language=language,
         )
+        if not (isinstance(inside, Answer) and inside.result["error"] == NO_MATCH):
+            return inside
     exposed = intent.async_match_targets(
         hass, intent.MatchTargetsConstraints(assistant=assistant)
     ).states
@@ -171,4 +174,4 @@ def _which(fitting: Sequence[State], language: str) -> Answer:
 
 
 def _no_match(text: str) -> Answer:
-    return Answer({"error": "MatchFailedError", "error_text": text})
+    return Answer({"error": NO_MATCH, "error_text": text})
