@@ -511,6 +511,31 @@ async def test_look_first_fetches_states_before_the_model_answers(
     assert result.text == "No, the kitchen light is off."
 
 
+async def test_after_looking_first_the_command_part_is_asked_for(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    """1.5B answered "… and tell me the temperature" and left the command."""
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOn", {"name": "kitchen light"})]),
+        Reply(content="The kitchen light is on; it was off."),
+    )
+    host, calls = make_host()
+    await run_loop(
+        client,
+        host,
+        history=[Message("user", "turn on the kitchen light and tell me its state")],
+        look_first=[("GetLiveContext", {"name": "kitchen light"})],
+    )
+
+    first = scripted_llm.chat_requests[0]["json"]["messages"]
+    assert first[-1] == {
+        "role": "user",
+        "content": "The states asked about are above. Now do the rest of the "
+        'request with a tool call: "turn on the kitchen light"',
+    }
+    assert calls == [{"name": "kitchen light"}]
+
+
 async def test_look_first_needs_its_tool_offered(
     client: LLMClient, scripted_llm: ScriptedLLMServer
 ) -> None:

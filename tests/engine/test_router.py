@@ -7,6 +7,7 @@ import pytest
 from custom_components.jarvis.engine.router import (
     TOOL_SEARCH,
     ToolRouter,
+    command_part,
     is_small_talk,
 )
 from custom_components.jarvis.engine.types import ToolSpec
@@ -109,3 +110,23 @@ def test_search_finds_unlisted_tools() -> None:
 )
 def test_small_talk(text: str, small_talk: bool) -> None:
     assert is_small_talk(text) is small_talk
+
+
+@pytest.mark.parametrize(
+    ("text", "command"),
+    [
+        (
+            "dim the bed light to 30% and tell me the bedroom temperature",
+            "dim the bed light to 30%",
+        ),
+        (
+            "schalte den Ventilator ein und sag mir die Temperatur",
+            "schalte den Ventilator ein",
+        ),
+        ("tell me the temperature", None),
+        ("what is the temperature and turn on the fan?", None),  # a question
+        ("turn on the fan", None),
+    ],
+)
+def test_command_part(text: str, command: str | None) -> None:
+    assert command_part(text) == command

@@ -61,6 +61,7 @@ from .router import (
     TOOL_SEARCH,
     Route,
     ToolRouter,
+    command_part,
     fits,
     is_question,
     is_small_talk,
@@ -92,6 +93,10 @@ SUMMARY_INSTRUCTION = (
 ANSWER_INSTRUCTION = (
     "Now write your reply to the user: one short plain sentence, in the user's "
     "language, saying what happened or what you found."
+)
+COMMAND_INSTRUCTION = (
+    "The states asked about are above. Now do the rest of the request with a "
+    'tool call: "{command}"'
 )
 MAX_TOOL_SEARCHES = 2  # per reply
 # Room for what is added after fitting: protocol wrappers, an instruction.
@@ -520,6 +525,10 @@ class _Turn:
         # the answer once a question has what it needs.
         answer_next = looked and self.text_mode and is_question(self.request)
         nudge: str | None = None
+        if looked and (command := command_part(self.request)):
+            # With the asked-about states in front of it, 1.5B answered the
+            # question and left the command ("dim the bed light") undone.
+            nudge = COMMAND_INSTRUCTION.format(command=command)
         for _ in range(max(1, settings.max_turns)):
             step = _Step(
                 self,

@@ -324,6 +324,21 @@ def asked_part(text: str) -> str | None:
     return text[found.end() :] if found else None
 
 
+# What joins a command to the "tell me" after it.
+_JOINED_RE = re.compile(
+    r"(?:[\s,;]*\b(?:and|then|also|und|dann|y|luego|et|puis|e|en)\b)*[\s,;]*$",
+    re.IGNORECASE,
+)
+
+
+def command_part(text: str) -> str | None:
+    """What a command asks done before its "tell me": "dim the bed light to
+    30%" of "dim the bed light to 30% and tell me the temperature"."""
+    if is_question(text) or not (found := _ASKS_RE.search(text)):
+        return None
+    return _JOINED_RE.sub("", text[: found.start()]).strip() or None
+
+
 def fits(tool: ToolSpec, request: str) -> bool:
     """Whether the router would offer this tool for the request on its own."""
     return score_tool(tool, _words(request)) > 0
