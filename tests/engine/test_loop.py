@@ -26,6 +26,7 @@ from custom_components.jarvis.engine.phrases import (
     DONE,
     LLM_UNAVAILABLE,
     NOT_UNDERSTOOD,
+    DidPhrase,
 )
 from custom_components.jarvis.engine.types import JsonObject, Message, ToolSpec
 from scripts.llm_server import free_port
@@ -174,6 +175,84 @@ async def test_call_written_as_text_runs_and_switches_protocol(
     later = scripted_llm.chat_requests[2]
     assert not sent_tools(later)
     assert "Available tools:" in system_text(later)
+
+
+def did_host(did: str) -> LocalStepHost:
+    async def turn_on(args: JsonObject) -> JsonObject:
+        return {"success": True, "did": did}
+
+    return LocalStepHost({"HassTurnOn": turn_on})
+
+
+@pytest.mark.parametrize(
+    ("request_text", "language", "did", "reply"),
+    [
+        (
+            "turn on the kitchen light",
+            "en",
+            "turned on Kitchen Light",
+            "Done, I turned on Kitchen Light.",
+        ),
+        (
+            "mach das Küchenlicht an",
+            "de",
+            "Küchenlicht eingeschaltet",
+            "Erledigt, ich habe Küchenlicht eingeschaltet.",
+        ),
+    ],
+)
+async def test_a_command_done_is_said_from_what_its_action_did(  # noqa: PLR0917 - a case per language
+    client: LLMClient,
+    scripted_llm: ScriptedLLMServer,
+    request_text: str,
+    language: str,
+    did: str,
+    reply: str,
+) -> None:
+    """1.5B, asked to write the reply, claimed an action no tool had done."""
+    scripted_llm.script(
+        Reply(content='{"name": "HassTurnOn", "arguments": {"name": "kitchen light"}}')
+    )
+    result = await run_loop(
+        client,
+        did_host(DidPhrase(did)),
+        model="qwen2.5-coder:0.5b",
+        history=[Message("user", request_text)],
+        language=language,
+    )
+
+    assert result.text == reply
+    assert result.llm_calls == 1
+
+
+@pytest.mark.parametrize(
+    ("request_text", "did"),
+    [
+        # Something to tell: the model answers.
+        (
+            "turn on the kitchen light and tell me the time",
+            DidPhrase("turned on Kitchen Light"),
+        ),
+        # A plain string (from an MCP server, say) cannot speak for Jarvis.
+        ("turn on the kitchen light", "turned on Kitchen Light"),
+    ],
+)
+async def test_the_model_writes_the_reply_otherwise(
+    client: LLMClient, scripted_llm: ScriptedLLMServer, request_text: str, did: str
+) -> None:
+    scripted_llm.script(
+        Reply(content='{"name": "HassTurnOn", "arguments": {"name": "kitchen light"}}'),
+        Reply(content="It is on."),
+    )
+    result = await run_loop(
+        client,
+        did_host(did),
+        model="qwen2.5-coder:0.5b",
+        history=[Message("user", request_text)],
+    )
+
+    assert result.text == "It is on."
+    assert result.llm_calls == 2
 
 
 async def test_http_400_on_tools_falls_back_to_text_protocol(

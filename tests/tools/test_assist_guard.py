@@ -270,6 +270,33 @@ async def test_intent_tools_run_at_once_when_nothing_is_sensitive(
     assert all("confirmation_required" not in r for r in last_results(scripted_llm))
 
 
+@pytest.mark.parametrize(
+    ("language", "dids"),
+    [
+        ("en", ["turned on Kitchen Lights", "locked Kitchen Door"]),
+        ("de", ["Kitchen Lights eingeschaltet", "Kitchen Door abgeschlossen"]),
+    ],
+)
+async def test_intent_results_say_what_they_did(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, language: str, dids: list[str]
+) -> None:
+    """In the user's language: a text-protocol model's turn may end with it."""
+    agent_id = (await agents(hass, scripted_llm))["Assist only"]
+    scripted_llm.script(
+        Reply(
+            tool_calls=[
+                ("HassTurnOn", {"name": "Kitchen Lights"}),
+                ("HassTurnOn", {"name": "Kitchen Door", "domain": ["lock"]}),
+            ]
+        ),
+        Reply(content="Done."),
+    )
+    with logged_results(hass) as results:
+        await converse(hass, agent_id, "lights and door", language=language)
+
+    assert [result["did"] for result in results] == dids
+
+
 async def test_intent_tools_follow_the_guarded_kinds(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

@@ -45,6 +45,7 @@ from .memory import (
 from .modelsize import is_small_model
 from .output import ReleaseGate, ThinkFilter, strip_think
 from .phrases import (
+    DID_FIELD,
     DONE,
     FORGOTTEN,
     LLM_UNAVAILABLE,
@@ -52,6 +53,8 @@ from .phrases import (
     NOTHING_TO_FORGET,
     REMEMBERED,
     STOPPED,
+    DidPhrase,
+    did_reply,
     final_reply,
     phrase,
 )
@@ -61,6 +64,7 @@ from .router import (
     TOOL_SEARCH,
     Route,
     ToolRouter,
+    asked_part,
     command_part,
     fits,
     is_question,
@@ -566,6 +570,8 @@ class _Turn:
                 nudge = f"Next step of the plan: {planned.action}" + (
                     f" ({planned.detail})" if planned.detail else ""
                 )
+            elif answer_next and await self._say_what_was_done(host):
+                return
         await self._final_reply(host, self._summary(), "max_turns")
 
     async def _run_plan(self, host: StepHost) -> bool:
@@ -591,7 +597,27 @@ class _Turn:
                 return True
             if any(_failed(r) for r in records):
                 return False
-        await self._final_reply(host, ANSWER_INSTRUCTION, "done", purpose="answer")
+        if not await self._say_what_was_done(host):
+            await self._final_reply(host, ANSWER_INSTRUCTION, "done", purpose="answer")
+        return True
+
+    async def _say_what_was_done(self, host: StepHost) -> bool:
+        """End a command's turn by saying what its actions did, when each says
+        (a `DidPhrase`): asked to write that reply, 1.5B claimed actions no
+        tool had done ("The garage door is now open."). Returns whether it did."""
+        calls = self.result.tool_calls
+        if asked_part(self.request) is not None or not calls:
+            return False
+        phrases = [
+            did
+            for record in calls
+            if isinstance(did := record.result.get(DID_FIELD), DidPhrase)
+            and not _failed(record)
+        ]
+        if len(phrases) < len(calls):
+            return False
+        await host.run_step(_say(did_reply(phrases, self.language), self))
+        self.result.ended = "done"
         return True
 
     def _offer(self, tool: ToolSpec, reason: str) -> None:

@@ -97,6 +97,15 @@ class FinalReply(str):
 FINAL_REPLY = "final_reply"
 
 
+class DidPhrase(str):
+    """What a tool call did, as `actions` of `DID` (under `DID_FIELD`): "turned
+    on Bed Light". Like `FinalReply`, only Jarvis's own code can make one."""
+
+
+# The tool-result field with a `DidPhrase`.
+DID_FIELD = "did"
+
+
 def final_reply(result: Mapping[str, object]) -> FinalReply | None:
     """The result's final reply, if Jarvis's own code gave it one."""
     value = result.get(FINAL_REPLY)
@@ -108,7 +117,8 @@ def final_reply(result: Mapping[str, object]) -> FinalReply | None:
 
 @dataclass(frozen=True, slots=True)
 class Deed:
-    """What an action does to a target, with a verb of `TO_DO` and `DID`."""
+    """What an action does to a target, with a verb of `DID` (and of `TO_DO`
+    if it can be held for a yes)."""
 
     verb: str
     target: str
@@ -202,6 +212,42 @@ DID: Mapping[str, Mapping[str, str]] = {
         "it": "portato {target} al {position}%",
         "nl": "{target} op {position}% gezet",
         "pt": "pus {target} a {position}%",
+    },
+    "turn_on": {
+        "en": "turned on {target}",
+        "de": "{target} eingeschaltet",
+        "es": "encendido {target}",
+        "fr": "allumé {target}",
+        "it": "acceso {target}",
+        "nl": "{target} aangezet",
+        "pt": "liguei {target}",
+    },
+    "turn_off": {
+        "en": "turned off {target}",
+        "de": "{target} ausgeschaltet",
+        "es": "apagado {target}",
+        "fr": "éteint {target}",
+        "it": "spento {target}",
+        "nl": "{target} uitgezet",
+        "pt": "desliguei {target}",
+    },
+    "lock": {
+        "en": "locked {target}",
+        "de": "{target} abgeschlossen",
+        "es": "cerrado con llave {target}",
+        "fr": "verrouillé {target}",
+        "it": "chiuso a chiave {target}",
+        "nl": "{target} op slot gedaan",
+        "pt": "tranquei {target}",
+    },
+    "close": {
+        "en": "closed {target}",
+        "de": "{target} geschlossen",
+        "es": "cerrado {target}",
+        "fr": "fermé {target}",
+        "it": "chiuso {target}",
+        "nl": "{target} gesloten",
+        "pt": "fechei {target}",
     },
     "toggle": {
         "en": "toggled {target}",
@@ -319,10 +365,15 @@ def ask_first(deeds: Sequence[Deed], description: str, language: str | None) -> 
     return phrase(ASK_DESCRIBED, language).format(action=description)
 
 
+def did_reply(phrases: Sequence[str], language: str | None) -> str:
+    """The reply for actions that ran, from their `DidPhrase`s."""
+    return phrase(DONE_ACTIONS, language).format(
+        actions=phrase(AND, language).join(phrases)
+    )
+
+
 def done(deeds: Sequence[Deed], language: str | None) -> str:
     """The reply once a held action ran: what it did, else "Done."."""
     if deeds and all(deed.verb in DID for deed in deeds):
-        return phrase(DONE_ACTIONS, language).format(
-            actions=actions(deeds, DID, language)
-        )
+        return did_reply([actions(deeds, DID, language)], language)
     return phrase(DONE, language)

@@ -21,7 +21,7 @@ from homeassistant.util.json import JsonObjectType
 import voluptuous as vol
 
 from ..const import DOMAIN, SENSITIVE_KINDS
-from ..engine.phrases import TO_DO, actions
+from ..engine.phrases import DID, DID_FIELD, TO_DO, DidPhrase, actions
 from .api import DATA_TOOLS, JarvisTools
 from .builtin import ConfirmActionTool, JarvisTool, replace_tools
 from .safety import deeds, sensitive_kind
@@ -50,6 +50,31 @@ def sensitive_targets(
     kinds: Collection[str],
 ) -> list[tuple[State, str]]:
     """The entities the intent would unlock, disarm or open, with the service."""
+    reached = intent_targets(
+        hass, intent_type, slots, assistant=assistant, language=language
+    )
+    return _sensitive(hass, reached, kinds)
+
+
+def _sensitive(
+    hass: HomeAssistant, reached: Iterable[tuple[State, str]], kinds: Collection[str]
+) -> list[tuple[State, str]]:
+    return [
+        (state, service)
+        for state, service in reached
+        if sensitive_kind(hass, service, state.entity_id) in kinds
+    ]
+
+
+def intent_targets(
+    hass: HomeAssistant,
+    intent_type: str,
+    slots: Slots,
+    *,
+    assistant: str | None,
+    language: str,
+) -> list[tuple[State, str]]:
+    """The entities a service intent would act on, with the service for each."""
     if (handler := service_intent_handler(hass, intent_type)) is None:
         return []
     try:
@@ -75,8 +100,7 @@ def sensitive_targets(
             _, service = handler.get_domain_and_service(intent_obj, state)
         except intent.IntentError:
             continue  # the handler would refuse this entity
-        if sensitive_kind(hass, service, state.entity_id) in kinds:
-            found.append((state, service))
+        found.append((state, service))
     return found
 
 
@@ -155,20 +179,20 @@ class GuardedIntentTool(JarvisTool):
                 tool_input.id,
                 tool_input.external,
             )
-        targets = sensitive_targets(
+        reached = intent_targets(
             hass,
             self.intent_type,
             slots,
             assistant=llm_context.assistant,
             language=language,
-            kinds=self.hub.settings().sensitive,
         )
+        targets = _sensitive(hass, reached, self.hub.settings().sensitive)
 
         async def run() -> JsonObjectType:
             return await self.wrapped.async_call(hass, tool_input, llm_context)
 
         if not targets:
-            return await run()
+            return _with_did_phrase(hass, await run(), reached, language)
         # What HA's generic intents do to the targets, said the way people say it.
         acts = deeds(
             hass,
@@ -215,6 +239,31 @@ def guard_assist_tools(
     # action waits, so the user's yes can run it.
     if guarded and not confirmable and hub.safety.has_pending(llm_api.llm_context):
         llm_api.tools.append(ConfirmActionTool(hub))
+
+
+def _with_did_phrase(
+    hass: HomeAssistant,
+    result: JsonObjectType,
+    reached: Iterable[tuple[State, str]],
+    language: str,
+) -> JsonObjectType:
+    """The result, with what it did in words if Jarvis can say that of every
+    entity it acted on (the reply loop may then say it instead of the model)."""
+    data = result.get("data")
+    succeeded = data.get("success") if isinstance(data, dict) else None
+    if result.get("response_type") != "action_done" or not isinstance(succeeded, list):
+        return result
+    services = {state.entity_id: service for state, service in reached}
+    calls = [
+        (entity_id, services.get(entity_id, ""))
+        for target in succeeded
+        if isinstance(target, dict)
+        and target.get("type") == "entity"
+        and isinstance(entity_id := target.get("id"), str)
+    ]
+    if calls and (acts := deeds(hass, calls)):
+        return result | {DID_FIELD: DidPhrase(actions(acts, DID, language))}
+    return result
 
 
 def _blank(value: Any) -> bool:

@@ -347,6 +347,30 @@ _VERBS = {
 }
 
 
+# What other services do, to say what ran: verbs of `phrases.DID`. HA's
+# on/off intents name the generic service; locks, covers and valves map it.
+_PLAIN_VERBS = {
+    ("lock", "turn_on"): "lock",
+    ("lock", "lock"): "lock",
+    ("cover", "turn_off"): "close",
+    ("cover", "close_cover"): "close",
+    ("valve", "turn_on"): "open",
+    ("valve", "open_valve"): "open",
+    ("valve", "turn_off"): "close",
+    ("valve", "close_valve"): "close",
+}
+# "Turned on" the doorbell would be wrong: HA presses buttons.
+_NOT_ON_OFF = frozenset({"button", "input_button"})
+
+
+def _verb(domain: str, service: str) -> str | None:
+    if verb := _VERBS.get((domain, service)) or _PLAIN_VERBS.get((domain, service)):
+        return verb
+    if domain in _NOT_ON_OFF or service not in ("turn_on", "turn_off"):
+        return None
+    return service
+
+
 def deeds(
     hass: HomeAssistant, calls: Iterable[tuple[str, str]], position: Any = None
 ) -> list[Deed]:
@@ -354,7 +378,7 @@ def deeds(
     when one has no verb Jarvis can say."""
     targets: dict[str, list[str]] = {}
     for entity_id, service in calls:
-        if (verb := _VERBS.get((entity_id.partition(".")[0], service))) is None:
+        if (verb := _verb(entity_id.partition(".")[0], service)) is None:
             return []
         state = hass.states.get(entity_id)
         targets.setdefault(verb, []).append(state.name if state else entity_id)
