@@ -29,7 +29,7 @@ from custom_components.jarvis.const import (
 )
 from tests.scripted_llm import Reply, ScriptedLLMServer
 from tests.tools.conftest import FRONT_DOOR, GARAGE, KITCHEN, setup_home, setup_jarvis
-from tests.tools.test_injection import converse, logged_results, speech, tool_results
+from tests.tools.test_injection import converse, logged_results, speech
 
 pytestmark = pytest.mark.usefixtures("ha_core")
 
@@ -83,10 +83,6 @@ async def agents(
         for state in hass.states.async_all("conversation")
         if state.entity_id != "conversation.home_assistant"
     }
-
-
-def last_results(scripted_llm: ScriptedLLMServer) -> list[dict[str, Any]]:
-    return tool_results(scripted_llm.chat_requests[-1]["json"]["messages"])
 
 
 def offered(scripted_llm: ScriptedLLMServer) -> list[str]:
@@ -249,10 +245,27 @@ async def test_set_position_on_the_garage_door_is_held(
     assert speech(response) == "Shall I move Garage Door to 100%?"
 
 
-@pytest.mark.parametrize("agent", ["Jarvis", "Assist only"])
+@pytest.mark.parametrize(
+    ("agent", "language", "dids"),
+    [
+        ("Jarvis", "en", ["turned on Kitchen Lights", "locked Kitchen Door"]),
+        ("Assist only", "en", ["turned on Kitchen Lights", "locked Kitchen Door"]),
+        (
+            "Assist only",
+            "de",
+            ["Kitchen Lights eingeschaltet", "Kitchen Door abgeschlossen"],
+        ),
+    ],
+)
 async def test_intent_tools_run_at_once_when_nothing_is_sensitive(
-    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, agent: str
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    agent: str,
+    language: str,
+    dids: list[str],
 ) -> None:
+    """And say what they did, in the user's language: a text-protocol model's
+    turn may end with that."""
     agent_id = (await agents(hass, scripted_llm))[agent]
     scripted_llm.script(
         Reply(
@@ -263,37 +276,17 @@ async def test_intent_tools_run_at_once_when_nothing_is_sensitive(
         ),
         Reply(content="Done."),
     )
-    await converse(hass, agent_id, "kitchen lights on and lock the kitchen door")
+    with logged_results(hass) as results:
+        await converse(
+            hass,
+            agent_id,
+            "kitchen lights on and lock the kitchen door",
+            language=language,
+        )
 
     assert hass.states.get(KITCHEN).state == "on"
     assert hass.states.get(KITCHEN_DOOR).state == "locked"
-    assert all("confirmation_required" not in r for r in last_results(scripted_llm))
-
-
-@pytest.mark.parametrize(
-    ("language", "dids"),
-    [
-        ("en", ["turned on Kitchen Lights", "locked Kitchen Door"]),
-        ("de", ["Kitchen Lights eingeschaltet", "Kitchen Door abgeschlossen"]),
-    ],
-)
-async def test_intent_results_say_what_they_did(
-    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, language: str, dids: list[str]
-) -> None:
-    """In the user's language: a text-protocol model's turn may end with it."""
-    agent_id = (await agents(hass, scripted_llm))["Assist only"]
-    scripted_llm.script(
-        Reply(
-            tool_calls=[
-                ("HassTurnOn", {"name": "Kitchen Lights"}),
-                ("HassTurnOn", {"name": "Kitchen Door", "domain": ["lock"]}),
-            ]
-        ),
-        Reply(content="Done."),
-    )
-    with logged_results(hass) as results:
-        await converse(hass, agent_id, "lights and door", language=language)
-
+    assert all("confirmation_required" not in r for r in results)
     assert [result["did"] for result in results] == dids
 
 
