@@ -6,6 +6,8 @@ intent tools the model calls. Both resolve an intent's targets the way HA's
 service intent handlers do and check every service the intent would call
 with `sensitive_kind`: an intent that would unlock, disarm or open a guarded
 kind goes to the model (fast path) or waits for the user's yes (tools).
+An intent tool's result also says what it did, in the user's language, for
+the reply loop to speak (`phrases.DidPhrase`).
 """
 
 from __future__ import annotations
