@@ -122,7 +122,10 @@ class JarvisConversationEntity(
         except conversation.ConverseError as err:
             return err.as_conversation_result()
         guard_assist_tools(
-            self.hass, chat_log.llm_api, repair=self.feature(CONF_TARGET_REPAIR)
+            self.hass,
+            chat_log.llm_api,
+            repair=self.feature(CONF_TARGET_REPAIR),
+            request=user_input.text,
         )
 
         look_first = None

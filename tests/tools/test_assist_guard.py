@@ -9,14 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import (
     async_expose_entity,
 )
+from homeassistant.components.intent import async_register_timer_handler
+from homeassistant.components.intent.timers import TIMER_DATA
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_LLM_HASS_API
-from homeassistant.core import HomeAssistant
-from homeassistant.helpers import llm
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import device_registry as dr, llm
 import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.jarvis.const import (
     CONF_MODEL,
@@ -300,3 +304,47 @@ async def test_intent_tools_follow_the_guarded_kinds(
     await converse(hass, agent_id, "unlock the front door")
 
     assert hass.states.get(FRONT_DOOR).state == "unlocked"
+
+
+@pytest.mark.parametrize(
+    ("request_text", "command", "timers"),
+    [
+        # Run when the timer ends, it would come back and start the next one.
+        ("start my car", "Start my car", 0),
+        ("in 5 minutes turn off the kitchen lights", "turn off the kitchen lights", 1),
+    ],
+)
+async def test_a_timer_may_not_run_the_request_itself_later(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    request_text: str,
+    command: str,
+    timers: int,
+) -> None:
+    agent_id = (await agents(hass, scripted_llm))["Assist only"]
+    entry = MockConfigEntry(domain="satellite")
+    entry.add_to_hass(hass)
+    satellite = dr.async_get(hass).async_get_or_create(
+        config_entry_id=entry.entry_id, identifiers={("satellite", "kitchen")}
+    )
+    async_register_timer_handler(hass, satellite.id, lambda *_: None)
+    scripted_llm.script(
+        Reply(
+            tool_calls=[
+                ("HassStartTimer", {"minutes": 5, "conversation_command": command})
+            ]
+        ),
+        Reply(content="Okay."),
+    )
+    with logged_results(hass) as results:
+        await conversation.async_converse(
+            hass,
+            request_text,
+            None,
+            Context(),
+            agent_id=agent_id,
+            device_id=satellite.id,
+        )
+
+    assert len(hass.data[TIMER_DATA].timers) == timers
+    assert ("error" in results[0]) is (timers == 0)

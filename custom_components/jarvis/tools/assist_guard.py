@@ -24,6 +24,7 @@ import voluptuous as vol
 
 from ..const import DOMAIN, SENSITIVE_KINDS
 from ..engine.phrases import DID, DID_FIELD, TO_DO, DidPhrase, actions
+from ..engine.planner import folded_words
 from .api import DATA_TOOLS, JarvisTools
 from .builtin import ConfirmActionTool, JarvisTool, replace_tools
 from .safety import deeds, sensitive_kind
@@ -210,11 +211,52 @@ class GuardedIntentTool(JarvisTool):
         )
 
 
+class TimerGuardTool(JarvisTool):
+    """`HassStartTimer`, refusing a delayed command that is the request itself.
+
+    When the timer ends, HA sends its command to the agent as a new request:
+    1.5B answered "start my car" with a timer running "start my car", which
+    would start the next timer, and so on without end.
+    """
+
+    def __init__(self, hub: JarvisTools, tool: llm.Tool, request: str) -> None:
+        """Look like the wrapped tool to every reader."""
+        self.__dict__.update(vars(tool))
+        super().__init__(hub)
+        self.wrapped = tool
+        self.request = request
+
+    async def async_call(
+        self,
+        hass: HomeAssistant,
+        tool_input: llm.ToolInput,
+        llm_context: llm.LLMContext,
+    ) -> JsonObjectType:
+        """Start the timer, unless its command would come back as this request."""
+        command = tool_input.tool_args.get("conversation_command")
+        if isinstance(command, str) and folded_words(command) == folded_words(
+            self.request
+        ):
+            return {
+                "error": "repeats_request",
+                "error_text": "conversation_command runs later as a new request; "
+                "this one is the request itself and would start the same timer "
+                "again. Nothing was started. Use it only for a command the user "
+                "asked to have done later.",
+            }
+        return await self.wrapped.async_call(hass, tool_input, llm_context)
+
+
 @callback
 def guard_assist_tools(
-    hass: HomeAssistant, llm_api: llm.APIInstance | None, *, repair: bool
+    hass: HomeAssistant,
+    llm_api: llm.APIInstance | None,
+    *,
+    repair: bool,
+    request: str,
 ) -> None:
-    """Wrap the API instance's service intent tools (in place) in the guard."""
+    """Wrap the API instance's service intent tools (in place) in the guard,
+    and its timer tool in `TimerGuardTool` for this request."""
     if llm_api is None or (hub := hass.data.get(DATA_TOOLS)) is None:
         return
     service_intents = {
@@ -231,6 +273,8 @@ def guard_assist_tools(
             return None
         # HA 2026.11 names intent tools apart from their intent type.
         intent_type = str(getattr(tool, "intent_type", tool.name))
+        if intent_type == intent.INTENT_START_TIMER:
+            return TimerGuardTool(hub, tool, request)
         if intent_type not in service_intents:
             return None
         guarded = True
