@@ -294,6 +294,24 @@ async def test_intent_tools_run_at_once_when_nothing_is_sensitive(
     assert [result["did"] for result in results] == dids
 
 
+async def test_only_on_and_off_say_what_they_did(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """HassLightSet calls light.turn_on, but "turned on" is not what it did."""
+    agent_id = (await agents(hass, scripted_llm))["Assist only"]
+    scripted_llm.script(
+        Reply(
+            tool_calls=[("HassLightSet", {"name": "Kitchen Lights", "brightness": 40})]
+        ),
+        Reply(content="Dimmed."),
+    )
+    with logged_results(hass) as results:
+        await converse(hass, agent_id, "kitchen lights to 40%")
+
+    assert hass.states.get(KITCHEN).attributes["brightness"] == 102
+    assert "did" not in results[0]
+
+
 async def test_intent_tools_follow_the_guarded_kinds(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

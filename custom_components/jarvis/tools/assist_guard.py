@@ -134,6 +134,10 @@ def is_sensitive_intent(hass: HomeAssistant, result: RecognizeResult) -> bool:
     )
 
 
+# Intents whose every service call Jarvis can say, whatever slots came along.
+_ON_OFF_INTENTS = frozenset({intent.INTENT_TURN_ON, intent.INTENT_TURN_OFF})
+
+
 class GuardedIntentTool(JarvisTool):
     """An Assist intent tool whose unlocking, disarming or opening waits for a
     yes, and whose targets are put right first if `repair` (see `targets`)."""
@@ -195,7 +199,10 @@ class GuardedIntentTool(JarvisTool):
             return await self.wrapped.async_call(hass, tool_input, llm_context)
 
         if not targets:
-            return _with_did_phrase(hass, await run(), reached, language)
+            result = await run()
+            if self.intent_type not in _ON_OFF_INTENTS:
+                return result  # "turned on" is not what setting a brightness did
+            return _with_did_phrase(hass, result, reached, language)
         # What HA's generic intents do to the targets, said the way people say it.
         acts = deeds(
             hass,
