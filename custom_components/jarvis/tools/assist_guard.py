@@ -26,7 +26,7 @@ from ..const import DOMAIN, SENSITIVE_KINDS
 from ..engine.phrases import DID, DID_FIELD, TO_DO, DidPhrase, actions
 from ..engine.planner import folded_words
 from .api import DATA_TOOLS, JarvisTools
-from .builtin import ConfirmActionTool, JarvisTool, replace_tools
+from .builtin import ConfirmActionTool, WrappingTool, replace_tools
 from .safety import deeds, sensitive_kind
 from .targets import Answer, intent_constraints, repair_targets
 
@@ -138,18 +138,15 @@ def is_sensitive_intent(hass: HomeAssistant, result: RecognizeResult) -> bool:
 _ON_OFF_INTENTS = frozenset({intent.INTENT_TURN_ON, intent.INTENT_TURN_OFF})
 
 
-class GuardedIntentTool(JarvisTool):
+class GuardedIntentTool(WrappingTool):
     """An Assist intent tool whose unlocking, disarming or opening waits for a
     yes, and whose targets are put right first if `repair` (see `targets`)."""
 
     def __init__(
         self, hub: JarvisTools, tool: llm.Tool, intent_type: str, *, repair: bool
     ) -> None:
-        """Look like the wrapped tool to every reader (name, schema, and the
-        title and annotations newer HA versions add)."""
-        self.__dict__.update(vars(tool))
-        super().__init__(hub)
-        self.wrapped = tool
+        """Wrap the intent tool."""
+        super().__init__(hub, tool)
         self.intent_type = intent_type
         self.repair = repair
 
@@ -218,7 +215,7 @@ class GuardedIntentTool(JarvisTool):
         )
 
 
-class TimerGuardTool(JarvisTool):
+class TimerGuardTool(WrappingTool):
     """`HassStartTimer`, refusing a delayed command that is the request itself.
 
     When the timer ends, HA sends its command to the agent as a new request:
@@ -227,10 +224,8 @@ class TimerGuardTool(JarvisTool):
     """
 
     def __init__(self, hub: JarvisTools, tool: llm.Tool, request: str) -> None:
-        """Look like the wrapped tool to every reader."""
-        self.__dict__.update(vars(tool))
-        super().__init__(hub)
-        self.wrapped = tool
+        """Wrap the timer tool for this request."""
+        super().__init__(hub, tool)
         self.request = request
 
     async def async_call(

@@ -45,6 +45,17 @@ class JarvisTool(llm.Tool):
         return self
 
 
+class WrappingTool(JarvisTool):
+    """A tool standing in for another, which it runs as `wrapped`."""
+
+    def __init__(self, hub: JarvisTools, tool: llm.Tool) -> None:
+        """Look like the wrapped tool to every reader (name, schema, and the
+        title and annotations newer HA versions add)."""
+        self.__dict__.update(vars(tool))
+        super().__init__(hub)
+        self.wrapped = tool
+
+
 class GetTimeTool(JarvisTool):
     """The current local date, time and timezone."""
 
