@@ -156,18 +156,28 @@ async def test_a_planned_call_ends_the_turn_with_its_final_reply(
 def test_questions_and_answers_in_the_users_language(
     language: str, question: str, answer: str
 ) -> None:
-    deeds = [Deed("open", "Garage Door")]
+    deeds = [Deed("open", ("Garage Door",))]
     assert ask_first(deeds, "open cover Garage Door", language) == question
     assert done(deeds, language) == answer
 
 
 def test_several_deeds_and_a_position() -> None:
-    deeds = [Deed("unlock", "Front Door"), Deed("move", "Garage Door", "40")]
+    deeds = [Deed("unlock", ("Front Door",)), Deed("move", ("Garage Door",), "40")]
     assert ask_first(deeds, "", "en") == (
         "Shall I unlock Front Door and move Garage Door to 40%?"
     )
     assert done(deeds, "de") == (
         "Erledigt, ich habe Front Door aufgeschlossen und Garage Door auf 40 % gestellt."
+    )
+
+
+def test_several_targets_are_listed_as_people_say_them() -> None:
+    deeds = [Deed("turn_off", ("Desk Lamp", "Office Lights", "Office Fan"))]
+    assert done(deeds, "en") == (
+        "Done, I turned off Desk Lamp, Office Lights and Office Fan."
+    )
+    assert done(deeds, "es") == (
+        "Hecho, he apagado Desk Lamp, Office Lights y Office Fan."
     )
 
 

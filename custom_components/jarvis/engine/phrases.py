@@ -121,8 +121,8 @@ class Deed:
     if it can be held for a yes)."""
 
     verb: str
-    target: str
-    # Where "move" puts the target, in percent.
+    targets: tuple[str, ...]
+    # Where "move" puts the targets, in percent.
     position: str = ""
 
 
@@ -343,13 +343,22 @@ FAILED: Mapping[str, str] = {
 }
 
 
+def listed(
+    names: Sequence[str], language: str | None, last: Mapping[str, str] = AND
+) -> str:
+    """Names as a spoken list: "A, B and C" (or, with `OR`, "A, B or C")."""
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + phrase(last, language) + names[-1]
+
+
 def actions(
     deeds: Sequence[Deed], table: Mapping[str, Mapping[str, str]], language: str | None
 ) -> str:
     """The deeds as phrases of `table` (`TO_DO` or `DID`), joined with "and"."""
     return phrase(AND, language).join(
         phrase(table[deed.verb], language).format(
-            target=deed.target, position=deed.position
+            target=listed(deed.targets, language), position=deed.position
         )
         for deed in deeds
     )

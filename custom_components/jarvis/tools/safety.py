@@ -383,7 +383,7 @@ def deeds(
         state = hass.states.get(entity_id)
         targets.setdefault(verb, []).append(state.name if state else entity_id)
     where = "" if position is None else str(position)
-    return [Deed(verb, ", ".join(names), where) for verb, names in targets.items()]
+    return [Deed(verb, tuple(names), where) for verb, names in targets.items()]
 
 
 def service_deeds(hass: HomeAssistant, action: ServiceAction) -> list[Deed]:

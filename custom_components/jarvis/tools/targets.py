@@ -19,7 +19,7 @@ from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import area_registry as ar, floor_registry as fr, intent
 from homeassistant.util.json import JsonObjectType
 
-from ..engine.phrases import FINAL_REPLY, OR, WHICH, FinalReply, phrase
+from ..engine.phrases import FINAL_REPLY, OR, WHICH, FinalReply, listed, phrase
 from ..engine.planner import folded_words
 from .services import closest_names
 
@@ -162,7 +162,7 @@ def _fits(words: Collection[str], state: State) -> bool:
 
 def _which(fitting: Sequence[State], language: str) -> Answer:
     names = sorted({state.name for state in fitting})[:_MAX_CHOICES]
-    choices = ", ".join(names[:-1]) + phrase(OR, language) + names[-1]
+    choices = listed(names, language, OR)
     question = phrase(WHICH, language).format(choices=choices)
     return Answer(
         {
