@@ -347,17 +347,13 @@ _VERBS = {
 }
 
 
-# What other services do, to say what ran: verbs of `phrases.DID`. HA's
-# on/off intents name the generic service; locks, covers and valves map it.
+# What HA's on/off intents do where "turned on/off" would be wrong, to say
+# what ran: verbs of `phrases.DID`. The intents name the generic service.
 _PLAIN_VERBS = {
     ("lock", "turn_on"): "lock",
-    ("lock", "lock"): "lock",
     ("cover", "turn_off"): "close",
-    ("cover", "close_cover"): "close",
     ("valve", "turn_on"): "open",
-    ("valve", "open_valve"): "open",
     ("valve", "turn_off"): "close",
-    ("valve", "close_valve"): "close",
 }
 # "Turned on" the doorbell would be wrong: HA presses buttons.
 _NOT_ON_OFF = frozenset({"button", "input_button"})
