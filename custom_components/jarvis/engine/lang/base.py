@@ -1,0 +1,65 @@
+"""What Jarvis needs to know of one language: its fixed replies and the words
+of a reply to its questions."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Language:
+    """One language's words; each `engine/lang/<code>.py` holds one."""
+
+    code: str
+
+    # Fixed replies the engine speaks itself.
+    llm_unavailable: str
+    not_understood: str
+    done: str
+    remembered: str
+    forgotten: str
+    nothing_to_forget: str
+    stopped: str
+
+    # Actions held for the user's yes: the question before, the reply after.
+    # Infinitive phrases for "Shall I ...?", by verb, with {target} and {position}.
+    to_do: Mapping[str, str]
+    # What follows `done_actions`' "I have", by verb.
+    did: Mapping[str, str]
+    # How the last two items of a spoken list are joined, spaces included.
+    list_and: str
+    list_or: str
+    # When the user's words fit several devices, with {choices}.
+    which: str
+    # With {actions}: `to_do` phrases joined with `list_and`.
+    ask_actions: str
+    # For actions without a verb of `to_do`: their English {action}, quoted.
+    ask_described: str
+    # With {actions}: `did` phrases.
+    done_actions: str
+    not_done: str
+    # With {error}.
+    failed: str
+
+    # Words of a reply to Jarvis's question ("Shall I unlock Front Door?"),
+    # written as said; `engine.answers` folds case, accents and apostrophes.
+    # A yes: "yes", "go ahead".
+    yes: tuple[str, ...]
+    # A refusal as an answer: "no", "cancel".
+    no: tuple[str, ...]
+    # A negation inside a sentence: "don't", "not". Beats any yes.
+    negations: tuple[str, ...]
+    # Doubt or a question about the question: "maybe", "not sure", "what do you mean".
+    hedges: tuple[str, ...]
+    # Words that open a question: "which", "who".
+    questions: tuple[str, ...]
+    # What may come with an answer without changing it: "please", "thanks".
+    polite: tuple[str, ...]
+    # Sounds and small words that say nothing: "um", "well".
+    fillers: tuple[str, ...]
+
+
+def words(text: str) -> tuple[str, ...]:
+    """A word list written as one comma-separated string, to keep packs short."""
+    return tuple(word.strip() for word in text.split(","))

@@ -1,0 +1,58 @@
+"""German."""
+
+from .base import Language, words
+
+LANGUAGE = Language(
+    code="de",
+    llm_unavailable=(
+        "Entschuldigung, ich erreiche mein Sprachmodell gerade nicht. "
+        "Bitte versuche es gleich noch einmal."
+    ),
+    not_understood="Entschuldigung, das habe ich nicht hinbekommen.",
+    done="Erledigt.",
+    remembered="Das merke ich mir.",
+    forgotten="Erledigt, ich habe es vergessen.",
+    nothing_to_forget="Dazu hatte ich mir nichts gemerkt.",
+    stopped="Okay.",
+    to_do={
+        "open": "{target} öffnen",
+        "unlock": "{target} aufschließen",
+        "disarm": "{target} unscharf schalten",
+        "move": "{target} auf {position} % stellen",
+        "toggle": "{target} umschalten",
+    },
+    did={
+        "open": "{target} geöffnet",
+        "unlock": "{target} aufgeschlossen",
+        "disarm": "{target} unscharf geschaltet",
+        "move": "{target} auf {position} % gestellt",
+        "turn_on": "{target} eingeschaltet",
+        "turn_off": "{target} ausgeschaltet",
+        "lock": "{target} abgeschlossen",
+        "close": "{target} geschlossen",
+        "toggle": "{target} umgeschaltet",
+    },
+    list_and=" und ",
+    list_or=" oder ",
+    which="Welches meinst du: {choices}?",
+    ask_actions="Soll ich {actions}?",
+    ask_described="Soll ich das tun: {action}?",
+    done_actions="Erledigt, ich habe {actions}.",
+    not_done="Okay, dann lasse ich es.",
+    failed="Entschuldigung, das hat nicht geklappt: {error}",
+    yes=words(
+        "ja, jawohl, jo, jep, klar, na klar, genau, gerne, gern, sicher, okay, ok, "
+        "in ordnung, passt, richtig, natürlich, selbstverständlich, einverstanden, "
+        "auf jeden fall, mach das, mach es, mach schon, mach ruhig, tu es, "
+        "leg los, bestätigt"
+    ),
+    no=words("nein, nee, ne, nö, abbrechen, stopp, halt, auf keinen fall, vergiss es"),
+    negations=words("nicht, kein, keine, keinen, nie, niemals"),
+    hedges=words(
+        "vielleicht, weiß nicht, weiß ich nicht, keine ahnung, nicht sicher, "
+        "moment, warte, warte mal, hm, wie bitte, wie meinst du das"
+    ),
+    questions=words("was, welche, welcher, welches, wer, wo, wie, warum, wieso"),
+    polite=words("bitte, danke, bitte schön, danke schön"),
+    fillers=words("äh, ähm, also, dann, und, ich, es, das, jetzt, doch"),
+)

@@ -1,0 +1,68 @@
+"""English."""
+
+from .base import Language, words
+
+LANGUAGE = Language(
+    code="en",
+    llm_unavailable=(
+        "Sorry, I can't reach my language model right now. "
+        "Please try again in a moment."
+    ),
+    not_understood="Sorry, I couldn't work that out.",
+    done="Done.",
+    remembered="I'll remember that.",
+    forgotten="Done, I've forgotten it.",
+    nothing_to_forget="I had nothing remembered about that.",
+    stopped="Okay.",
+    to_do={
+        "open": "open {target}",
+        "unlock": "unlock {target}",
+        "disarm": "disarm {target}",
+        "move": "move {target} to {position}%",
+        "toggle": "toggle {target}",
+    },
+    did={
+        "open": "opened {target}",
+        "unlock": "unlocked {target}",
+        "disarm": "disarmed {target}",
+        "move": "moved {target} to {position}%",
+        "turn_on": "turned on {target}",
+        "turn_off": "turned off {target}",
+        "lock": "locked {target}",
+        "close": "closed {target}",
+        "toggle": "toggled {target}",
+    },
+    list_and=" and ",
+    list_or=" or ",
+    which="Which one do you mean: {choices}?",
+    ask_actions="Shall I {actions}?",
+    ask_described="Shall I {action}?",
+    done_actions="Done, I {actions}.",
+    not_done="Okay, I won't do it.",
+    failed="Sorry, that did not work: {error}",
+    yes=words(
+        "yes, yeah, yep, yup, sure, ok, okay, alright, all right, right, fine, "
+        "good, great, perfect, correct, confirm, confirmed, do it, go ahead, "
+        "go for it, go on, please do, of course, absolutely, certainly, "
+        "definitely, affirmative, sounds good"
+    ),
+    no=words(
+        "no, nope, nah, no way, cancel, stop, abort, negative, never mind, "
+        "forget it, leave it"
+    ),
+    negations=words(
+        "not, don't, do not, didn't, did not, doesn't, won't, wouldn't, "
+        "shouldn't, can't, cannot, never, isn't"
+    ),
+    hedges=words(
+        "maybe, perhaps, possibly, not sure, unsure, don't know, dunno, no idea, "
+        "i guess, wait, hold on, hang on, hmm, huh, pardon, come again, "
+        "what do you mean, let me think"
+    ),
+    questions=words("what, what's, which, who, who's, where, why, how"),
+    polite=words("please, thanks, thank you, cheers"),
+    fillers=words(
+        "um, uh, er, erm, oh, well, so, then, and, i, i'm, i said, it, that, now, "
+        "jarvis"
+    ),
+)

@@ -1,0 +1,56 @@
+"""Spanish."""
+
+from .base import Language, words
+
+LANGUAGE = Language(
+    code="es",
+    llm_unavailable=(
+        "Lo siento, ahora mismo no puedo contactar con mi modelo de lenguaje. "
+        "Inténtalo de nuevo en un momento."
+    ),
+    not_understood="Lo siento, no he podido resolverlo.",
+    done="Hecho.",
+    remembered="Lo recordaré.",
+    forgotten="Hecho, lo he olvidado.",
+    nothing_to_forget="No tenía nada guardado sobre eso.",
+    stopped="Vale.",
+    to_do={
+        "open": "abrir {target}",
+        "unlock": "desbloquear {target}",
+        "disarm": "desarmar {target}",
+        "move": "poner {target} al {position} %",
+        "toggle": "alternar {target}",
+    },
+    did={
+        "open": "abierto {target}",
+        "unlock": "desbloqueado {target}",
+        "disarm": "desarmado {target}",
+        "move": "puesto {target} al {position} %",
+        "turn_on": "encendido {target}",
+        "turn_off": "apagado {target}",
+        "lock": "cerrado con llave {target}",
+        "close": "cerrado {target}",
+        "toggle": "alternado {target}",
+    },
+    list_and=" y ",
+    list_or=" o ",
+    which="¿Cuál quieres decir: {choices}?",
+    ask_actions="¿Debo {actions}?",
+    ask_described="¿Debo hacer esto: {action}?",
+    done_actions="Hecho, he {actions}.",
+    not_done="Vale, no lo haré.",
+    failed="Lo siento, no ha funcionado: {error}",
+    yes=words(
+        "sí, claro, vale, dale, venga, bueno, de acuerdo, por supuesto, hazlo, "
+        "adelante, perfecto, correcto, exacto, afirmativo, ok, okey, cómo no"
+    ),
+    no=words("no, cancela, cancelar, detente, basta, ni hablar, de ninguna manera"),
+    negations=words("nunca, jamás, nada, tampoco"),
+    hedges=words(
+        "quizás, quizá, tal vez, a lo mejor, no sé, no lo sé, no estoy seguro, "
+        "no estoy segura, ni idea, espera, un momento, qué quieres decir"
+    ),
+    questions=words("qué, cuál, cuáles, quién, quiénes, dónde, por qué, cómo"),
+    polite=words("por favor, gracias, muchas gracias"),
+    fillers=words("eh, pues, entonces, y, yo, ahora, lo"),
+)

@@ -1,0 +1,58 @@
+"""French."""
+
+from .base import Language, words
+
+LANGUAGE = Language(
+    code="fr",
+    llm_unavailable=(
+        "Désolé, je n'arrive pas à joindre mon modèle de langage. "
+        "Réessayez dans un instant."
+    ),
+    not_understood="Désolé, je n'ai pas réussi.",
+    done="C'est fait.",
+    remembered="Je m'en souviendrai.",
+    forgotten="C'est fait, je l'ai oublié.",
+    nothing_to_forget="Je n'avais rien retenu à ce sujet.",
+    stopped="D'accord.",
+    to_do={
+        "open": "ouvrir {target}",
+        "unlock": "déverrouiller {target}",
+        "disarm": "désarmer {target}",
+        "move": "mettre {target} à {position} %",
+        "toggle": "basculer {target}",
+    },
+    did={
+        "open": "ouvert {target}",
+        "unlock": "déverrouillé {target}",
+        "disarm": "désarmé {target}",
+        "move": "mis {target} à {position} %",
+        "turn_on": "allumé {target}",
+        "turn_off": "éteint {target}",
+        "lock": "verrouillé {target}",
+        "close": "fermé {target}",
+        "toggle": "basculé {target}",
+    },
+    list_and=" et ",
+    list_or=" ou ",
+    which="Lequel veux-tu dire : {choices} ?",
+    ask_actions="Dois-je {actions} ?",
+    ask_described="Dois-je faire ceci : {action} ?",
+    done_actions="C'est fait, j'ai {actions}.",
+    not_done="D'accord, je ne le fais pas.",
+    failed="Désolé, cela n'a pas marché : {error}",
+    yes=words(
+        "oui, ouais, si, d'accord, ok, okay, bien sûr, volontiers, vas-y, allez-y, "
+        "allez, fais-le, faites-le, c'est bon, parfait, exactement, absolument, "
+        "tout à fait, confirmé, entendu"
+    ),
+    no=words("non, annule, annuler, arrête, stop, laisse tomber, hors de question"),
+    negations=words("pas, jamais, rien"),
+    hedges=words(
+        "peut-être, je ne sais pas, je sais pas, sais pas, aucune idée, "
+        "pas sûr, pas sûre, attends, attendez, un instant, hein, pardon, "
+        "c'est-à-dire"
+    ),
+    questions=words("quoi, quel, quelle, lequel, laquelle, qui, où, pourquoi, comment"),
+    polite=words("s'il te plaît, s'il vous plaît, stp, svp, merci"),
+    fillers=words("euh, ben, bah, alors, et, je, ça, maintenant"),
+)

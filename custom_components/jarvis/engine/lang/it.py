@@ -1,0 +1,57 @@
+"""Italian."""
+
+from .base import Language, words
+
+LANGUAGE = Language(
+    code="it",
+    llm_unavailable=(
+        "Scusa, al momento non riesco a raggiungere il mio modello linguistico. "
+        "Riprova tra poco."
+    ),
+    not_understood="Scusa, non ci sono riuscito.",
+    done="Fatto.",
+    remembered="Me lo ricorderò.",
+    forgotten="Fatto, l'ho dimenticato.",
+    nothing_to_forget="Non avevo niente in memoria su questo.",
+    stopped="Va bene.",
+    to_do={
+        "open": "aprire {target}",
+        "unlock": "sbloccare {target}",
+        "disarm": "disattivare {target}",
+        "move": "portare {target} al {position}%",
+        "toggle": "commutare {target}",
+    },
+    did={
+        "open": "aperto {target}",
+        "unlock": "sbloccato {target}",
+        "disarm": "disattivato {target}",
+        "move": "portato {target} al {position}%",
+        "turn_on": "acceso {target}",
+        "turn_off": "spento {target}",
+        "lock": "chiuso a chiave {target}",
+        "close": "chiuso {target}",
+        "toggle": "commutato {target}",
+    },
+    list_and=" e ",
+    list_or=" o ",
+    which="Quale intendi: {choices}?",
+    ask_actions="Devo {actions}?",
+    ask_described="Devo fare questo: {action}?",
+    done_actions="Fatto, ho {actions}.",
+    not_done="Va bene, non lo faccio.",
+    failed="Scusa, non ha funzionato: {error}",
+    yes=words(
+        "sì, certo, certamente, va bene, d'accordo, ok, okay, vai, vai pure, "
+        "procedi, fallo, fai pure, sicuro, esatto, perfetto, assolutamente, "
+        "senz'altro, confermo"
+    ),
+    no=words("no, annulla, fermati, ferma, basta, lascia stare, lascia perdere"),
+    negations=words("non, mai, niente"),
+    hedges=words(
+        "forse, magari, non so, non lo so, non sono sicuro, non sono sicura, "
+        "boh, aspetta, un attimo, un momento, cioè"
+    ),
+    questions=words("cosa, che cosa, quale, quali, chi, dove, perché, come"),
+    polite=words("per favore, per piacere, grazie, grazie mille"),
+    fillers=words("ehm, beh, allora, e, io, lo, ora, adesso"),
+)

@@ -1,0 +1,54 @@
+"""Dutch."""
+
+from .base import Language, words
+
+LANGUAGE = Language(
+    code="nl",
+    llm_unavailable="Sorry, ik kan mijn taalmodel nu niet bereiken. Probeer het zo nog eens.",
+    not_understood="Sorry, dat is me niet gelukt.",
+    done="Klaar.",
+    remembered="Dat onthoud ik.",
+    forgotten="Klaar, ik ben het vergeten.",
+    nothing_to_forget="Daar had ik niets over onthouden.",
+    stopped="Oké.",
+    to_do={
+        "open": "{target} openen",
+        "unlock": "{target} ontgrendelen",
+        "disarm": "{target} uitschakelen",
+        "move": "{target} op {position}% zetten",
+        "toggle": "{target} omschakelen",
+    },
+    did={
+        "open": "{target} geopend",
+        "unlock": "{target} ontgrendeld",
+        "disarm": "{target} uitgeschakeld",
+        "move": "{target} op {position}% gezet",
+        "turn_on": "{target} aangezet",
+        "turn_off": "{target} uitgezet",
+        "lock": "{target} op slot gedaan",
+        "close": "{target} gesloten",
+        "toggle": "{target} omgeschakeld",
+    },
+    list_and=" en ",
+    list_or=" of ",
+    which="Welke bedoel je: {choices}?",
+    ask_actions="Zal ik {actions}?",
+    ask_described="Zal ik dit doen: {action}?",
+    done_actions="Klaar, ik heb {actions}.",
+    not_done="Oké, dan doe ik het niet.",
+    failed="Sorry, dat is niet gelukt: {error}",
+    yes=words(
+        "ja, jawel, jazeker, zeker, oké, ok, okay, prima, goed, is goed, "
+        "natuurlijk, doe maar, doe het, ga je gang, ga maar, akkoord, graag, "
+        "precies, klopt, prima zo"
+    ),
+    no=words("nee, neen, nope, annuleer, annuleren, stop, laat maar"),
+    negations=words("niet, geen, nooit"),
+    hedges=words(
+        "misschien, weet niet, weet ik niet, geen idee, niet zeker, wacht, "
+        "wacht even, momentje, hoe bedoel je"
+    ),
+    questions=words("wat, welke, welk, wie, waar, waarom, hoe"),
+    polite=words("alsjeblieft, alstublieft, dank je, dank u, bedankt, hoor"),
+    fillers=words("eh, uhm, nou, dan, en, ik, het, nu, maar"),
+)

@@ -1,0 +1,57 @@
+"""Portuguese."""
+
+from .base import Language, words
+
+LANGUAGE = Language(
+    code="pt",
+    llm_unavailable=(
+        "Desculpe, não consigo contactar o meu modelo de linguagem agora. "
+        "Tente novamente daqui a pouco."
+    ),
+    not_understood="Desculpe, não consegui.",
+    done="Feito.",
+    remembered="Vou lembrar-me disso.",
+    forgotten="Feito, esqueci.",
+    nothing_to_forget="Não tinha nada guardado sobre isso.",
+    stopped="Está bem.",
+    to_do={
+        "open": "abrir {target}",
+        "unlock": "destrancar {target}",
+        "disarm": "desarmar {target}",
+        "move": "pôr {target} a {position}%",
+        "toggle": "alternar {target}",
+    },
+    did={
+        "open": "abri {target}",
+        "unlock": "destranquei {target}",
+        "disarm": "desarmei {target}",
+        "move": "pus {target} a {position}%",
+        "turn_on": "liguei {target}",
+        "turn_off": "desliguei {target}",
+        "lock": "tranquei {target}",
+        "close": "fechei {target}",
+        "toggle": "alternei {target}",
+    },
+    list_and=" e ",
+    list_or=" ou ",
+    which="Qual queres dizer: {choices}?",
+    ask_actions="Devo {actions}?",
+    ask_described="Devo fazer isto: {action}?",
+    done_actions="Feito, {actions}.",
+    not_done="Está bem, não o faço.",
+    failed="Desculpe, não funcionou: {error}",
+    yes=words(
+        "sim, claro, certo, pode, pode ser, pode sim, está bem, tá bem, ta bom, "
+        "tudo bem, ok, okay, com certeza, de acordo, vai, força, faz isso, "
+        "exato, perfeito, confirmo, beleza"
+    ),
+    no=words("não, cancela, cancelar, pare, basta, esquece, nem pensar"),
+    negations=words("nunca, jamais, nada, nem"),
+    hedges=words(
+        "talvez, se calhar, não sei, não tenho a certeza, não tenho certeza, "
+        "sei lá, espera, espere, um momento, como assim"
+    ),
+    questions=words("o quê, que, qual, quais, quem, onde, porquê, por que"),
+    polite=words("por favor, obrigado, obrigada"),
+    fillers=words("eh, pois, então, e, eu, isso, agora"),
+)
