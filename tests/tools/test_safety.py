@@ -13,8 +13,8 @@ from homeassistant.components.homeassistant.exposed_entities import (
 from homeassistant.core import HomeAssistant
 import pytest
 
+from custom_components.jarvis.engine.answers import plain_answer
 from custom_components.jarvis.engine.phrases import FAILED, FINAL_REPLY, NOT_DONE
-from custom_components.jarvis.tools.safety import plain_answer
 from tests.scripted_llm import Reply, ScriptedLLMServer
 from tests.test_telemetry import jarvis_detail
 from tests.tools.conftest import GARAGE, setup_home, setup_jarvis

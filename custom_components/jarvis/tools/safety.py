@@ -39,6 +39,7 @@ from ..const import (
     SENSITIVE_GATES,
     SENSITIVE_LOCKS,
 )
+from ..engine.answers import classify_answer, plain_answer
 from ..engine.phrases import (
     FAILED,
     FINAL_REPLY,
@@ -59,45 +60,7 @@ MAX_UNTRUSTED_CHARS = 3000
 CONFIRM_WINDOW = 300.0  # seconds a held action waits for the user's yes
 TAINT_TTL = 3600.0  # seconds a conversation counts as having seen untrusted content
 
-# Words of a user's reply that confirm or refuse, in a few languages.
-_YES_WORDS = (
-    r"yes|yeah|yep|yup|sure|ok|okay|confirm(?:ed)?|do it|go ahead|please do|"
-    r"ja|jawohl|klar|genau|oui|ouais|si|sí|sì|claro|vale|certo|sim|da|tak|ano|"
-    r"igen|evet|はい|是"
-)
-_NO_WORDS = (
-    r"no|nope|nah|don't|do not|cancel|stop|never|nein|non|nee|nie|ne|não|hayır|"
-    r"abbrechen|cancela|cancelar|annule|annuler|annulla"
-)
-_YES = re.compile(rf"\b(?:{_YES_WORDS})\b", re.IGNORECASE)
-_NO = re.compile(rf"\b(?:{_NO_WORDS})\b", re.IGNORECASE)
-# What may follow a plain yes or no ("yes please", "nein danke").
-_POLITE = (
-    r"please|thanks|thank you|bitte|danke|gerne|por favor|gracias|"
-    r"s'il te plaît|s'il vous plaît|merci|per favore|grazie|graag|alsjeblieft|"
-    r"dank je|obrigad[oa]"
-)
-
-
-def _plain(words: str) -> re.Pattern[str]:
-    return re.compile(rf"(?:{words})(?: (?:{words}))*(?: (?:{_POLITE}))*")
-
-
-_PLAIN_YES = _plain(_YES_WORDS)
-_PLAIN_NO = _plain(_NO_WORDS)
-
 type Runner = Callable[[], Awaitable[JsonObjectType]]
-
-
-def plain_answer(text: str) -> bool | None:
-    """True for a message that is only a yes ("Yes, please!", "ja", "sí"),
-    False for only a no ("no", "cancel", "nein danke"), None for anything else."""
-    said = " ".join(re.findall(r"[\w']+", text.casefold().replace("’", "'")))
-    if _PLAIN_YES.fullmatch(said):
-        return True
-    if _PLAIN_NO.fullmatch(said):
-        return False
-    return None
 
 
 def untrusted(source: str, text: str) -> JsonObjectType:
@@ -264,7 +227,10 @@ class Safety:
             )
         question, answer = last_exchange()
         del self._pending[key]
-        if answer is None or _NO.search(answer) or not _YES.search(answer):
+        if (
+            answer is None
+            or classify_answer(answer, self._language(llm_context)) != "yes"
+        ):
             return _error(
                 "not_confirmed",
                 f"The user did not say yes, so this was not done: {pending.description}.",
@@ -285,7 +251,7 @@ class Safety:
         the model: yes runs it through `confirm`, no drops it. None for anything
         else, or when Jarvis did not just ask that question."""
         key = conversation_key(llm_context)
-        yes = plain_answer(text)
+        yes = plain_answer(text, self._language(llm_context))
         if yes is None or not self.has_pending(llm_context):
             return None
         pending = self._pending[key]
