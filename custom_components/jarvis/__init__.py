@@ -17,9 +17,11 @@ from homeassistant.util.ssl import get_default_context
 from .const import (
     CONF_API_KEY,
     CONF_BACKEND,
+    CONF_SENSITIVE,
     CONF_URL,
     CONNECT_TIMEOUT,
     DOMAIN,
+    SENSITIVE_KINDS,
     SUBENTRY_MCP_SERVER,
 )
 from .engine.budget import TokenEstimator
@@ -27,6 +29,7 @@ from .engine.llm import create_client
 from .engine.llm.base import LLMAuthError, LLMClient, LLMError
 from .engine.loop import ProtocolMemory
 from .memory import async_setup_services as async_setup_memory_services
+from .safety.pipelines import async_watch_pipelines
 from .telemetry import Telemetry
 from .tools import async_setup_tools
 from .tools.mcp import McpServer
@@ -95,6 +98,8 @@ async def async_setup_entry(hass: HomeAssistant, entry: JarvisConfigEntry) -> bo
     await _async_start_mcp_servers(hass, entry)
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry.async_on_unload(entry.add_update_listener(_async_reload_on_update))
+    kinds = entry.options.get(CONF_SENSITIVE, SENSITIVE_KINDS)
+    entry.async_on_unload(async_watch_pipelines(hass, kinds))
     return True
 
 

@@ -52,6 +52,7 @@ from .const import (
     CONF_THINK,
     CONF_TOKEN,
     CONF_TRANSPORT,
+    CONF_UNRESOLVED,
     CONF_URL,
     CONF_WEB_SEARCH,
     CONNECT_TIMEOUT,
@@ -60,6 +61,7 @@ from .const import (
     DEFAULT_MAX_TURNS,
     DEFAULT_NUM_CTX,
     DEFAULT_THINK,
+    DEFAULT_UNRESOLVED,
     DOMAIN,
     ENGINE_FEATURE_DEFAULTS,
     LLM_API_JARVIS,
@@ -68,6 +70,7 @@ from .const import (
     SENSITIVE_KINDS,
     SUBENTRY_CONVERSATION,
     SUBENTRY_MCP_SERVER,
+    UNRESOLVED_CHOICES,
 )
 from .engine.llm.base import LLMAuthError, LLMError
 from .engine.mcp_client import TRANSPORTS, McpAuthError, McpError
@@ -479,6 +482,15 @@ class ToolOptionsFlow(OptionsFlow):
                         options=list(SENSITIVE_KINDS),
                         translation_key=CONF_SENSITIVE,
                         multiple=True,
+                        mode=SelectSelectorMode.LIST,
+                    )
+                ),
+                vol.Optional(
+                    CONF_UNRESOLVED, default=DEFAULT_UNRESOLVED
+                ): SelectSelector(
+                    SelectSelectorConfig(
+                        options=list(UNRESOLVED_CHOICES),
+                        translation_key=CONF_UNRESOLVED,
                         mode=SelectSelectorMode.LIST,
                     )
                 ),

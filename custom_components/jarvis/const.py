@@ -95,5 +95,15 @@ SENSITIVE_KINDS: Final = (
     SENSITIVE_GATES,
 )
 
+# Actions whose effect cannot be known before they run (MCP tools, a script
+# with a templated action, mqtt.publish, shell_command): ask first, or run.
+CONF_UNRESOLVED: Final = "unresolved_actions"
+UNRESOLVED_CHOICES: Final = ("ask", "run")
+DEFAULT_UNRESOLVED: Final = "ask"
+# The assistant whose exposed entities Jarvis may act on (HA's conversation).
+ASSISTANT: Final = "conversation"
+# Seconds a held action waits for its owner's answer.
+DEFAULT_CONFIRM_WINDOW: Final = 60.0
+
 # The built-in tool that runs an action the user confirmed.
 TOOL_CONFIRM_ACTION: Final = "confirm_action"

@@ -13,9 +13,11 @@ from homeassistant.const import MATCH_ALL
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import intent, llm
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
+from homeassistant.util.json import JsonObjectType
 
 from . import JarvisConfigEntry
 from .const import (
+    ASSISTANT,
     CONF_LOOK_FIRST,
     CONF_PROMPT,
     CONF_TARGET_REPAIR,
@@ -25,12 +27,18 @@ from .const import (
 )
 from .engine.loop import ToolCallRecord, TurnResult
 from .engine.persona import persona_name, with_name
+from .engine.phrases import FINAL_REPLY
 from .entity import JarvisLLMEntity
+from .safety.holds import failed, run_calls
 from .tools.api import DATA_TOOLS
-from .tools.assist_guard import guard_assist_tools, is_sensitive_intent
+from .tools.assist_guard import (
+    guard_assist_tools,
+    matcher_slots,
+    sensitive_match,
+    target_deeds,
+)
+from .tools.deeds import describe
 from .tools.home import home_api, live_lookup
-from .tools.safety import failed
-from .tools.services import ASSISTANT
 from .wake_word import async_wake_phrase
 
 # Agents answer concurrently; the LLM server queues what it cannot run at once.
@@ -84,12 +92,13 @@ class JarvisConversationEntity(
             user_input, chat_log, started
         ):
             return confirmed
+        guarded: list[RecognizeResult] = []
         if self.prefers_local and (
             local := await conversation.async_handle_intents(
                 self.hass,
                 user_input,
                 chat_log,
-                intent_filter=partial(_needs_llm, self.hass),
+                intent_filter=partial(_needs_llm, self.hass, guarded),
             )
         ):
             # Kept in the chat log, so a follow-up that needs the LLM sees it.
@@ -107,6 +116,10 @@ class JarvisConversationEntity(
                 conversation_id=chat_log.conversation_id,
                 continue_conversation=chat_log.continue_conversation,
             )
+        if guarded and (
+            held := self._async_hold_match(user_input, chat_log, guarded[0], started)
+        ):
+            return held
         prompt: str | None = self.subentry.data.get(CONF_PROMPT)
         if prompt is not None:
             # The persona answers to the name the user woke it with.
@@ -135,6 +148,74 @@ class JarvisConversationEntity(
             chat_log, user_input.language, user_input.context.user_id, look_first
         )
         return conversation.async_get_result_from_chat_log(user_input, chat_log)
+
+    @callback
+    def _async_hold_match(
+        self,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+        match: RecognizeResult,
+        started: float,
+    ) -> conversation.ConversationResult | None:
+        """Hold what HA's matcher resolved for a sensitive command and ask,
+        with no LLM call: after the yes exactly those calls run."""
+        if (hub := self.hass.data.get(DATA_TOOLS)) is None or not (
+            targets := sensitive_match(self.hass, match)
+        ):
+            return None
+        llm_context = user_input.as_llm_context(DOMAIN)
+        calls = [target.call for target in targets]
+        acts = target_deeds(self.hass, targets, matcher_slots(match))
+
+        async def run() -> JsonObjectType:
+            return await run_calls(self.hass, calls, user_input.context)
+
+        held = hub.safety.hold(
+            llm_context,
+            describe(acts, calls),
+            run,
+            calls=calls,
+            touched=[target.state.entity_id for target in targets],
+            deeds=acts,
+        )
+        question = str(held[FINAL_REPLY])
+        return self._async_reply(
+            user_input,
+            chat_log,
+            TurnResult(text=question, ended="confirmation"),
+            started,
+        )
+
+    @callback
+    def _async_reply(
+        self,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+        turn: TurnResult,
+        started: float,
+        *,
+        failed_result: bool = False,
+    ) -> conversation.ConversationResult:
+        """Jarvis's own reply, with no LLM call: kept in the chat log and the
+        trace; a question keeps the satellite listening."""
+        chat_log.async_add_assistant_content_without_tools(
+            conversation.AssistantContent(self.entity_id, turn.text)
+        )
+        turn.duration = time.monotonic() - started
+        self.entry.runtime_data.telemetry.async_record_loop(
+            self.subentry, chat_log, turn
+        )
+        response = intent.IntentResponse(language=user_input.language)
+        response.async_set_speech(turn.text)
+        if failed_result:
+            response.async_set_error(
+                intent.IntentResponseErrorCode.FAILED_TO_HANDLE, turn.text
+            )
+        return conversation.ConversationResult(
+            response=response,
+            conversation_id=chat_log.conversation_id,
+            continue_conversation=chat_log.continue_conversation,
+        )
 
     async def _async_answer_confirmation(
         self,
@@ -171,23 +252,12 @@ class JarvisConversationEntity(
                     call.tool_name, {}, answer.result, answered_by_engine=False
                 )
             )
-        chat_log.async_add_assistant_content_without_tools(
-            conversation.AssistantContent(self.entity_id, answer.reply)
-        )
-        turn.duration = time.monotonic() - started
-        self.entry.runtime_data.telemetry.async_record_loop(
-            self.subentry, chat_log, turn
-        )
-        response = intent.IntentResponse(language=user_input.language)
-        response.async_set_speech(answer.reply)
-        if answer.result is not None and failed(answer.result):
-            response.async_set_error(
-                intent.IntentResponseErrorCode.FAILED_TO_HANDLE, answer.reply
-            )
-        return conversation.ConversationResult(
-            response=response,
-            conversation_id=chat_log.conversation_id,
-            continue_conversation=chat_log.continue_conversation,
+        return self._async_reply(
+            user_input,
+            chat_log,
+            turn,
+            started,
+            failed_result=answer.result is not None and failed(answer.result),
         )
 
 
@@ -197,7 +267,14 @@ _LEFT_TO_THE_MODEL = frozenset({"HassMediaSearchAndPlay", "HassRespond"})
 
 
 @callback
-def _needs_llm(hass: HomeAssistant, result: RecognizeResult) -> bool:
+def _needs_llm(
+    hass: HomeAssistant, guarded: list[RecognizeResult], result: RecognizeResult
+) -> bool:
     """Matches better left to the model, and actions that must wait for the
-    user's yes (HA would run them at once)."""
-    return result.intent.name in _LEFT_TO_THE_MODEL or is_sensitive_intent(hass, result)
+    user's yes (HA would run them at once: they are kept in `guarded`)."""
+    if result.intent.name in _LEFT_TO_THE_MODEL:
+        return True
+    if sensitive_match(hass, result):
+        guarded.append(result)
+        return True
+    return False

@@ -3,10 +3,12 @@
     python -m tests.tools.mcp_server --transport streamable_http|sse [--token T]
         [--name NAME] [--port N]
 
-Prints `PORT <n>` once it listens. Tools: `add`, `echo`, `slow`, `inject`,
-`plan` (a schema with enums, nested objects and arrays), `fail`, and
-`get_tide_times`, whose calls it also prints (`CALL <tool> <json args>`) so
-tests can see what reached the server.
+Prints `PORT <n>` once it listens. Tools that say they change nothing
+(MCP's readOnlyHint): `add`, `slow`, `inject`, `plan` (a schema with enums,
+nested objects and arrays), `fail`, and `get_tide_times`; and `echo` and
+`set_sprinkler`, which may change things. `get_tide_times` and
+`set_sprinkler` also print their calls (`CALL <tool> <json args>`) so tests
+can see what reached the server.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import sys
 from typing import Literal
 
 from mcp.server.fastmcp import FastMCP
+from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 from starlette.types import ASGIApp, Receive, Scope, Send
 import uvicorn
@@ -50,29 +53,31 @@ class Point(BaseModel):
 def build(name: str) -> FastMCP:
     """The test server's tools."""
     server = FastMCP(name, host="127.0.0.1", log_level="WARNING")
+    read_only = ToolAnnotations(readOnlyHint=True)
 
-    @server.tool()
+    @server.tool(annotations=read_only)
     def add(a: int, b: int) -> str:
         """Add two integers."""
         return str(a + b)
 
+    # Sends what it is given to the server: not read-only.
     @server.tool()
     def echo(text: str) -> str:
         """Echo the text back."""
         return text
 
-    @server.tool()
+    @server.tool(annotations=read_only)
     async def slow(seconds: float) -> str:
         """Wait, then answer."""
         await asyncio.sleep(seconds)
         return "finally"
 
-    @server.tool()
+    @server.tool(annotations=read_only)
     def inject(payload: str = INJECTION) -> str:
         """Return the payload (a prompt injection in tests)."""
         return payload
 
-    @server.tool()
+    @server.tool(annotations=read_only)
     def plan(  # noqa: PLR0917 - a wide schema is the point
         mode: Literal["fast", "slow"],
         color: Color,
@@ -84,7 +89,7 @@ def build(name: str) -> FastMCP:
         """Plan a route."""
         return f"{mode} {color.value} {len(points)} {origin.x} {count} {note}"
 
-    @server.tool()
+    @server.tool(annotations=read_only)
     def get_tide_times(harbour: str) -> str:
         """Today's high and low tide times for a harbour."""
         print(f"CALL get_tide_times {json.dumps({'harbour': harbour})}", flush=True)
@@ -93,10 +98,16 @@ def build(name: str) -> FastMCP:
             "low tide at 10:51."
         )
 
-    @server.tool()
+    @server.tool(annotations=read_only)
     def fail() -> str:
         """Always fails."""
         raise ValueError("the tool broke")
+
+    @server.tool()
+    def set_sprinkler(zone: str, on: bool) -> str:
+        """Turn a garden sprinkler zone on or off (outside Home Assistant)."""
+        print(f"CALL set_sprinkler {json.dumps({'zone': zone, 'on': on})}", flush=True)
+        return f"Sprinkler {zone} is {'on' if on else 'off'}."
 
     return server
 

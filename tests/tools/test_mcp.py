@@ -111,8 +111,8 @@ async def test_sse_fallback_and_bearer_token(
     )
     assert subentry.data[CONF_TRANSPORT] == "sse"
 
-    result = await call_tool(hass, "old_sse__echo", {"text": "hello"})
-    assert "hello" in result["untrusted_content"]
+    result = await call_tool(hass, "old_sse__add", {"a": 40, "b": 2})
+    assert "42" in result["untrusted_content"]
 
     diagnostics = await async_get_config_entry_diagnostics(hass, entry)
     assert "s3cret-token" not in str(diagnostics)

@@ -34,6 +34,9 @@ REMEMBERED = _table(lambda pack: pack.remembered)
 FORGOTTEN = _table(lambda pack: pack.forgotten)
 NOTHING_TO_FORGET = _table(lambda pack: pack.nothing_to_forget)
 STOPPED = _table(lambda pack: pack.stopped)
+FAILED_PLAIN = _table(lambda pack: pack.failed_plain)
+HOLD_GONE = _table(lambda pack: pack.hold_gone)
+HOLD_CHANGED = _table(lambda pack: pack.hold_changed)
 
 
 def phrase(table: Mapping[str, str], language: str | None) -> str:

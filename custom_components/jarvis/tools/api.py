@@ -7,7 +7,7 @@ through the chat log, so Jarvis's tools show in the conversation trace.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -19,13 +19,19 @@ from homeassistant.util.json import JsonObjectType
 from ..const import (
     CONF_SEARCH_URL,
     CONF_SENSITIVE,
+    CONF_UNRESOLVED,
     CONF_WEB_SEARCH,
+    DEFAULT_UNRESOLVED,
     DOMAIN,
     LLM_API_JARVIS,
     LLM_API_JARVIS_NAME,
     SENSITIVE_KINDS,
 )
 from ..engine.phrases import Deed
+from ..safety.effects import Call
+from ..safety.holds import Runner, Safety, run_calls
+from ..safety.policy import assess
+from ..safety.untrusted import untrusted
 from .builtin import (
     CalculateTool,
     CallServiceTool,
@@ -39,9 +45,7 @@ from .builtin import (
     WebSearchTool,
 )
 from .mcp import tool_name
-from .safety import Runner, Safety, is_sensitive, untrusted
 from .schedule import Scheduler
-from .services import ServiceAction
 
 if TYPE_CHECKING:
     from .mcp import McpServer
@@ -65,6 +69,7 @@ class ToolSettings:
     sensitive: frozenset[str] = field(
         default_factory=lambda: frozenset(SENSITIVE_KINDS)
     )
+    unresolved: str = DEFAULT_UNRESOLVED
 
 
 class JarvisTools:
@@ -77,16 +82,21 @@ class JarvisTools:
         self.scheduler = Scheduler(hass)
 
     def settings(self) -> ToolSettings:
-        """Web search is on if an entry turned it on; guarded kinds are combined."""
+        """Web search is on if an entry turned it on; guarded kinds are combined,
+        and unknown effects run only if every entry lets them."""
         entries = self.hass.config_entries.async_loaded_entries(DOMAIN)
         web = next((e for e in entries if e.options.get(CONF_WEB_SEARCH)), None)
         sensitive: set[str] = set()
         for entry in entries:
             sensitive.update(entry.options.get(CONF_SENSITIVE, SENSITIVE_KINDS))
+        unresolved = {
+            entry.options.get(CONF_UNRESOLVED, DEFAULT_UNRESOLVED) for entry in entries
+        }
         return ToolSettings(
             web_search=web is not None and bool(web.options.get(CONF_SEARCH_URL)),
             search_url=web.options.get(CONF_SEARCH_URL, "") if web else "",
             sensitive=frozenset(sensitive if entries else SENSITIVE_KINDS),
+            unresolved=unresolved.pop() if len(unresolved) == 1 else DEFAULT_UNRESOLVED,
         )
 
     def mcp_servers(self) -> list[McpServer]:
@@ -97,30 +107,52 @@ class JarvisTools:
             for server in entry.runtime_data.mcp.values()
         ]
 
-    def is_sensitive(self, action: ServiceAction) -> bool:
-        """Whether the action needs the user's confirmation under the options."""
-        return is_sensitive(self.hass, action, self.settings().sensitive)
-
-    async def async_guard(
+    async def async_act(
         self,
         llm_context: llm.LLMContext,
         description: str,
-        names: Iterable[str],
-        run: Runner,
+        calls: Sequence[Call],
         *,
-        sensitive: bool = False,
+        run: Runner,
+        after_yes: Runner | None = None,
+        unresolved: Sequence[str] = (),
         grounded: bool = True,
         deeds: Sequence[Deed] = (),
     ) -> JsonObjectType:
-        """Run now, or hold for confirmation (sensitive, or possibly injected).
+        """Run an action now, or hold it for its owner's yes.
 
-        `names` are what the user would call the targets: the request is
-        grounded when the user named one, and a confirmation question must.
-        `deeds` let the question be asked in the user's language.
+        The one place Jarvis's tools act. `calls` are the service calls the
+        action makes, resolved here to the entities they touch. It waits when
+        it unlocks, disarms or opens a guarded kind, when some of its effect
+        (or `unresolved`, what the tool itself cannot tell) is unknown and the
+        options say ask, or when the conversation saw outside content and the
+        user's words did not ask for it (`grounded`). A held action runs
+        exactly `calls` after the yes (`after_yes` for one that is not a
+        service call); `deeds` let the question be asked in the user's language.
         """
-        if sensitive or (not grounded and self.safety.is_tainted(llm_context)):
-            return self.safety.hold(llm_context, description, names, run, deeds)
-        return await run()
+        settings = self.settings()
+        assessment = assess(self.hass, calls, settings.sensitive)
+        assessment.unresolved += unresolved
+        if not assessment.needs_yes(settings.unresolved) and (
+            grounded or not self.safety.is_tainted(llm_context)
+        ):
+            return await run()
+        if after_yes is None:
+
+            async def after_yes() -> JsonObjectType:
+                return await run_calls(self.hass, calls, llm_context.context)
+
+        return self.safety.hold(
+            llm_context,
+            description,
+            after_yes,
+            calls=calls,
+            touched=[
+                *(entity_id for call in calls for entity_id in call.entity_ids),
+                *(effect.entity_id for effect in assessment.sensitive),
+            ],
+            deeds=deeds,
+        )
 
     def untrusted_result(
         self, llm_context: llm.LLMContext, source: str, text: str

@@ -3,31 +3,38 @@
 Two paths reach HA's intents without going through `call_service`: the fast
 path, where HA's own matcher runs a plain command, and the Assist API's
 intent tools the model calls. Both resolve an intent's targets the way HA's
-service intent handlers do and check every service the intent would call
-with `sensitive_kind`: an intent that would unlock, disarm or open a guarded
-kind goes to the model (fast path) or waits for the user's yes (tools).
+service intent handlers do, into the exact service calls the handler would
+make, and put those to the safety policy: an intent that would unlock,
+disarm or open a guarded kind is held for the user's yes, and after the yes
+exactly those calls run.
 An intent tool's result also says what it did, in the user's language, for
 the reply loop to speak (`phrases.DidPhrase`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from hassil.recognize import RecognizeResult
 from homeassistant.components.conversation import DOMAIN as CONVERSATION_DOMAIN
+from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.core import Context, HomeAssistant, State, callback
-from homeassistant.helpers import entity_registry as er, intent, llm
+from homeassistant.helpers import intent, llm
 from homeassistant.util.json import JsonObjectType
 import voluptuous as vol
 
 from ..const import DOMAIN, SENSITIVE_KINDS
-from ..engine.phrases import DID, DID_FIELD, TO_DO, DidPhrase, actions
+from ..engine.lang import verb_domains
+from ..engine.phrases import DID, DID_FIELD, Deed, DidPhrase, actions
 from ..engine.planner import folded_words
+from ..safety.effects import Call
+from ..safety.holds import run_calls, user_text
+from ..safety.policy import assess
 from .api import DATA_TOOLS, JarvisTools
-from .builtin import ConfirmActionTool, WrappingTool, replace_tools
-from .safety import deeds, sensitive_kind
+from .builtin import WrappingTool, replace_tools
+from .deeds import deeds, describe
 from .targets import Answer, intent_constraints, repair_targets
 
 type Slots = dict[str, Any]
@@ -43,30 +50,36 @@ def service_intent_handler(
     return handler if isinstance(handler, intent.DynamicServiceIntentHandler) else None
 
 
-def sensitive_targets(
-    hass: HomeAssistant,
-    intent_type: str,
-    slots: Slots,
-    *,
-    assistant: str | None,
-    language: str,
-    kinds: Collection[str],
-) -> list[tuple[State, str]]:
-    """The entities the intent would unlock, disarm or open, with the service."""
-    reached = intent_targets(
-        hass, intent_type, slots, assistant=assistant, language=language
-    )
-    return _sensitive(hass, reached, kinds)
+# What HA's on/off intents call for the domains they treat apart
+# (`intent.OnOffIntentHandler`); other domains get homeassistant.turn_on/off.
+_ON_OFF_CALLS = {
+    ("button", "turn_on"): "press",
+    ("input_button", "turn_on"): "press",
+    ("cover", "turn_on"): "open_cover",
+    ("cover", "turn_off"): "close_cover",
+    ("lock", "turn_on"): "lock",
+    ("lock", "turn_off"): "unlock",
+    ("valve", "turn_on"): "open_valve",
+    ("valve", "turn_off"): "close_valve",
+}
+_ON_OFF_INTENTS = frozenset({intent.INTENT_TURN_ON, intent.INTENT_TURN_OFF})
 
 
-def _sensitive(
-    hass: HomeAssistant, reached: Iterable[tuple[State, str]], kinds: Collection[str]
-) -> list[tuple[State, str]]:
-    return [
-        (state, service)
-        for state, service in reached
-        if sensitive_kind(hass, service, state.entity_id) in kinds
-    ]
+@dataclass(frozen=True, slots=True)
+class Target:
+    """An entity an intent acts on, and the service call it makes for it."""
+
+    state: State
+    call: Call
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """What an intent would act on; `shared` when HA's matcher would refuse
+    it for a name several entities share, and only Jarvis's calls can run it."""
+
+    targets: list[Target] = field(default_factory=list)
+    shared: bool = False
 
 
 def intent_targets(
@@ -76,17 +89,22 @@ def intent_targets(
     *,
     assistant: str | None,
     language: str,
-) -> list[tuple[State, str]]:
-    """The entities a service intent would act on, with the service for each."""
+    request: str | None = None,
+) -> Reach:
+    """The entities a service intent would act on, each with the exact call
+    HA's handler makes. A name several entities share is narrowed to those
+    the intent can act on ("unlock Smart Lock": the lock, not its sensor), and
+    then to the domain the request's verb names ("open the Garage Door
+    Opener": its cover, not its light)."""
     if (handler := service_intent_handler(hass, intent_type)) is None:
-        return []
+        return Reach()
     try:
         slots = handler.async_validate_slots(slots)
     except vol.Invalid:
-        return []  # the handler refuses these slots too: nothing would run
+        return Reach()  # the handler refuses these slots too: nothing would run
     constraints = intent_constraints(handler, slots, assistant)
     if not constraints.has_constraints:
-        return []  # HA refuses to target the whole house
+        return Reach()  # HA refuses to target the whole house
     intent_obj = intent.Intent(
         hass,
         platform=DOMAIN,
@@ -97,14 +115,50 @@ def intent_targets(
         language=language,
         assistant=assistant,
     )
-    found: list[tuple[State, str]] = []
-    for state in intent.async_match_targets(hass, constraints).states:
-        try:
-            _, service = handler.get_domain_and_service(intent_obj, state)
-        except intent.IntentError:
-            continue  # the handler would refuse this entity
-        found.append((state, service))
-    return found
+    match = intent.async_match_targets(hass, constraints)
+    shared = (
+        not match.is_match
+        and match.no_match_reason == intent.MatchFailedReason.DUPLICATE_NAME
+    )
+    if shared:
+        constraints.allow_duplicate_names = True
+        match = intent.async_match_targets(hass, constraints)
+    found = [
+        target
+        for state in match.states
+        if (target := _target(hass, handler, intent_obj, state)) is not None
+    ]
+    if shared and request and len({t.state.domain for t in found}) > 1:
+        named = verb_domains(request, language)
+        found = [t for t in found if t.state.domain in named] or found
+    return Reach(found, shared)
+
+
+def _target(
+    hass: HomeAssistant,
+    handler: intent.DynamicServiceIntentHandler,
+    intent_obj: intent.Intent,
+    state: State,
+) -> Target | None:
+    """The call HA's handler would make for the entity (None: it would refuse)."""
+    try:
+        domain, service = handler.get_domain_and_service(intent_obj, state)
+    except intent.IntentError:
+        return None
+    data: dict[str, Any] = {ATTR_ENTITY_ID: state.entity_id}
+    if intent_obj.intent_type in _ON_OFF_INTENTS:
+        if own := _ON_OFF_CALLS.get((state.domain, service)):
+            return Target(state, Call(state.domain, own, data))
+        if not hass.services.has_service(state.domain, service):
+            return None
+        return Target(state, Call(domain, service, data))
+    for key, info in (handler.required_slots or {}).items():
+        if key in intent_obj.slots:
+            data[info.service_data_name or key] = intent_obj.slots[key]["value"]
+    for key, info in (handler.optional_slots or {}).items():
+        if value := intent_obj.slots.get(key):
+            data[info.service_data_name or key] = value["value"]
+    return Target(state, Call(domain, service, data))
 
 
 def _guarded_kinds(hass: HomeAssistant) -> frozenset[str]:
@@ -114,28 +168,26 @@ def _guarded_kinds(hass: HomeAssistant) -> frozenset[str]:
     return hub.settings().sensitive
 
 
-@callback
-def is_sensitive_intent(hass: HomeAssistant, result: RecognizeResult) -> bool:
-    """Whether HA's matcher would run an action that needs the user's yes first."""
-    # The slots HA's default agent passes to the intent handler.
-    slots = {
+def matcher_slots(result: RecognizeResult) -> Slots:
+    """The slots HA's default agent passes to the intent handler."""
+    return {
         entity.name: {"value": entity.value, "text": entity.text or entity.value}
         for entity in result.entities_list
     }
-    return bool(
-        sensitive_targets(
-            hass,
-            result.intent.name,
-            slots,
-            assistant=CONVERSATION_DOMAIN,
-            language=hass.config.language,
-            kinds=_guarded_kinds(hass),
-        )
-    )
 
 
-# Intents whose every service call Jarvis can say, whatever slots came along.
-_ON_OFF_INTENTS = frozenset({intent.INTENT_TURN_ON, intent.INTENT_TURN_OFF})
+@callback
+def sensitive_match(hass: HomeAssistant, result: RecognizeResult) -> list[Target]:
+    """What HA's matcher would run, if any of it needs the user's yes first."""
+    targets = intent_targets(
+        hass,
+        result.intent.name,
+        matcher_slots(result),
+        assistant=CONVERSATION_DOMAIN,
+        language=hass.config.language,
+    ).targets
+    calls = [target.call for target in targets]
+    return targets if assess(hass, calls, _guarded_kinds(hass)).sensitive else []
 
 
 class GuardedIntentTool(WrappingTool):
@@ -183,36 +235,46 @@ class GuardedIntentTool(WrappingTool):
                 tool_input.id,
                 tool_input.external,
             )
-        reached = intent_targets(
+        reach = intent_targets(
             hass,
             self.intent_type,
             slots,
             assistant=llm_context.assistant,
             language=language,
+            request=user_text(),
         )
-        targets = _sensitive(hass, reached, self.hub.settings().sensitive)
+        reached = reach.targets
+        calls = [target.call for target in reached]
 
         async def run() -> JsonObjectType:
-            return await self.wrapped.async_call(hass, tool_input, llm_context)
-
-        if not targets:
-            result = await run()
+            if reach.shared:
+                result = await run_calls(hass, calls, llm_context.context)
+                acts = target_deeds(hass, reached, slots)
+                if acts and self.intent_type in _ON_OFF_INTENTS:
+                    return result | {DID_FIELD: DidPhrase(actions(acts, DID, language))}
+                return result
+            result = await self.wrapped.async_call(hass, tool_input, llm_context)
             if self.intent_type not in _ON_OFF_INTENTS:
                 return result  # "turned on" is not what setting a brightness did
             return _with_did_phrase(hass, result, reached, language)
-        # What HA's generic intents do to the targets, said the way people say it.
-        acts = deeds(
-            hass,
-            [(state.entity_id, service) for state, service in targets],
-            slots.get("position", {}).get("value"),
+
+        # After a yes, exactly the calls HA's handler would have made run:
+        # matching the name again could find several entities, or others.
+        acts = target_deeds(hass, reached, slots)
+        return await self.hub.async_act(
+            llm_context, describe(acts, calls), calls, run=run, deeds=acts
         )
-        return self.hub.safety.hold(
-            llm_context,
-            actions(acts, TO_DO, "en"),
-            _names(hass, targets, slots),
-            run,
-            acts,
-        )
+
+
+def target_deeds(
+    hass: HomeAssistant, targets: Iterable[Target], slots: Slots
+) -> list[Deed]:
+    """What the calls do to the targets, said the way people say it."""
+    return deeds(
+        hass,
+        [(t.state.entity_id, t.call.service) for t in targets],
+        slots.get("position", {}).get("value"),
+    )
 
 
 class TimerGuardTool(WrappingTool):
@@ -266,11 +328,8 @@ def guard_assist_tools(
         for handler in intent.async_get(hass)
         if isinstance(handler, intent.DynamicServiceIntentHandler)
     }
-    guarded = confirmable = False
 
     def guard(tool: llm.Tool) -> llm.Tool | None:
-        nonlocal guarded, confirmable
-        confirmable = confirmable or isinstance(tool, ConfirmActionTool)
         if not isinstance(tool, llm.IntentTool):
             return None
         # HA 2026.11 names intent tools apart from their intent type.
@@ -279,20 +338,15 @@ def guard_assist_tools(
             return TimerGuardTool(hub, tool, request)
         if intent_type not in service_intents:
             return None
-        guarded = True
         return GuardedIntentTool(hub, tool, intent_type, repair=repair)
 
     replace_tools(llm_api, guard)
-    # Without the `jarvis` API there is no confirm_action: offer it while an
-    # action waits, so the user's yes can run it.
-    if guarded and not confirmable and hub.safety.has_pending(llm_api.llm_context):
-        llm_api.tools.append(ConfirmActionTool(hub))
 
 
 def _with_did_phrase(
     hass: HomeAssistant,
     result: JsonObjectType,
-    reached: Iterable[tuple[State, str]],
+    reached: Iterable[Target],
     language: str,
 ) -> JsonObjectType:
     """The result, with what it did in words if Jarvis can say that of every
@@ -301,7 +355,7 @@ def _with_did_phrase(
     succeeded = data.get("success") if isinstance(data, dict) else None
     if result.get("response_type") != "action_done" or not isinstance(succeeded, list):
         return result
-    services = {state.entity_id: service for state, service in reached}
+    services = {t.state.entity_id: t.call.service for t in reached}
     calls = [
         (entity_id, services.get(entity_id, ""))
         for target in succeeded
@@ -316,18 +370,3 @@ def _with_did_phrase(
 
 def _blank(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
-
-
-def _names(
-    hass: HomeAssistant, targets: Iterable[tuple[State, str]], slots: Slots
-) -> list[str]:
-    """What the user would call the targets: the question must name one."""
-    registry = er.async_get(hass)
-    names = [
-        str(slots[key]["value"]) for key in ("name", "area", "floor") if key in slots
-    ]
-    for state, _ in targets:
-        names += [state.name, state.object_id.replace("_", " ")]
-        if entry := registry.async_get(state.entity_id):
-            names.extend(alias for alias in entry.aliases if alias)
-    return names

@@ -15,9 +15,10 @@ import voluptuous as vol
 from yarl import URL
 
 from ..const import TOOL_CONFIRM_ACTION
+from ..safety.holds import user_text
 from .calc import CalcError, calculate
+from .deeds import mentions, service_deeds
 from .mcp import McpServer, ServerTool
-from .safety import mentions, service_deeds, user_text
 from .schedule import when_from_args
 from .services import (
     ACTION_SCHEMA,
@@ -139,14 +140,12 @@ class CallServiceTool(JarvisTool):
         async def run() -> JsonObjectType:
             return await async_run(hass, action, llm_context.context)
 
-        names = _action_names(hass, action, args)
-        return await self.hub.async_guard(
+        return await self.hub.async_act(
             llm_context,
             action.describe(hass),
-            names,
-            run,
-            sensitive=self.hub.is_sensitive(action),
-            grounded=mentions(user_text(), names),
+            [action.call],
+            run=run,
+            grounded=mentions(user_text(), _action_names(hass, action, args)),
             deeds=service_deeds(hass, action),
         )
 
@@ -205,14 +204,13 @@ class ScheduleActionTool(JarvisTool):
             item = await self.hub.scheduler.async_add(action, when)
             return {"success": True, "scheduled": item.summary()}
 
-        names = _action_names(hass, action, args)
-        return await self.hub.async_guard(
+        return await self.hub.async_act(
             llm_context,
             f"{action.describe(hass)} at {local}",
-            names,
-            run,
-            sensitive=self.hub.is_sensitive(action),
-            grounded=mentions(user_text(), names),
+            [action.call],
+            run=run,
+            after_yes=run,
+            grounded=mentions(user_text(), _action_names(hass, action, args)),
         )
 
 
@@ -259,13 +257,13 @@ class CancelScheduledTool(JarvisTool):
             await scheduler.async_cancel(item_id)
             return {"success": True, "cancelled": item.summary()}
 
-        names = _action_names(hass, item.action, {})
-        return await self.hub.async_guard(
+        return await self.hub.async_act(
             llm_context,
             f"cancel '{item.description}'",
-            names,
-            run,
-            grounded=mentions(user_text(), names),
+            [],
+            run=run,
+            after_yes=run,
+            grounded=mentions(user_text(), _action_names(hass, item.action, {})),
         )
 
 
@@ -322,11 +320,12 @@ class FetchPageTool(JarvisTool):
                 raise ToolError(str(err)) from err
             return self.hub.untrusted_result(llm_context, f"web:{URL(url).host}", text)
 
-        return await self.hub.async_guard(
+        return await self.hub.async_act(
             llm_context,
             f"read the page {url}",
-            [URL(url).host or url],
-            run,
+            [],
+            run=run,
+            after_yes=run,
             grounded=safety.known_url(llm_context, url) or url in (user_text() or ""),
         )
 
@@ -367,11 +366,15 @@ class McpLlmTool(JarvisTool):
                 }
             return fenced
 
-        return await self.hub.async_guard(
+        # What a tool that may change things does happens outside Home
+        # Assistant, where Jarvis cannot see it: the unresolved option decides.
+        return await self.hub.async_act(
             llm_context,
             f"run {self.tool.name} on {self.server.title}",
-            [self.tool.name.replace("_", " "), self.server.title],
-            run,
+            [],
+            run=run,
+            after_yes=run,
+            unresolved=() if self.tool.read_only else [f"MCP tool {self.name}"],
             grounded=self.tool.read_only,
         )
 

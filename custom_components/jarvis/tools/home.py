@@ -34,12 +34,13 @@ from homeassistant.util import yaml as yaml_util
 from homeassistant.util.json import JsonObjectType
 import voluptuous as vol
 
+from ..const import ASSISTANT
 from ..engine.loop import LookUp
 from ..engine.planner import folded_words
 from ..engine.router import asked_part
 from .api import DATA_TOOLS, JarvisTools
 from .builtin import JarvisTool, replace_tools
-from .services import ASSISTANT, ToolError, entity_area
+from .services import ToolError, entity_area
 
 # Where Home Assistant's overview starts; its YAML items follow ("- " lines
 # and their indented continuations).

@@ -31,7 +31,9 @@ from homeassistant.helpers import (
 from homeassistant.util.json import JsonObjectType
 import voluptuous as vol
 
-ASSISTANT = "conversation"
+from ..const import ASSISTANT
+from ..safety.effects import TARGET_KEYS, Call, target_entities
+
 # Service domains that act on entities of any domain.
 GENERIC_DOMAINS = frozenset({"homeassistant"})
 
@@ -67,6 +69,14 @@ class ServiceAction:
             tuple(data["entity_ids"]),
             dict(data["data"]),
         )
+
+    @property
+    def call(self) -> Call:
+        """The service call exactly as it will be made."""
+        data = dict(self.data)
+        if self.entity_ids:
+            data[ATTR_ENTITY_ID] = list(self.entity_ids)
+        return Call(self.domain, self.service, data)
 
     def describe(self, hass: HomeAssistant) -> str:
         """For people: "unlock Front Door"."""
@@ -142,7 +152,31 @@ async def async_resolve(hass: HomeAssistant, args: Mapping[str, Any]) -> Service
     data = args.get("data") or {}
     if not isinstance(data, Mapping):
         raise ToolError("data must be an object of service fields.")
-    return ServiceAction(domain, service, tuple(entity_ids), dict(data))
+    entity_ids += _data_targets(hass, domain, data, exposed)
+    entity_ids = list(dict.fromkeys(entity_ids))
+    data = {key: value for key, value in data.items() if key not in TARGET_KEYS}
+    return ServiceAction(domain, service, tuple(entity_ids), data)
+
+
+def _data_targets(
+    hass: HomeAssistant,
+    domain: str,
+    data: Mapping[str, Any],
+    exposed: Mapping[str, State],
+) -> list[str]:
+    """Targets given inside `data` (entity, device, area, floor or label ids, or
+    `all`), resolved as Home Assistant would; each must be exposed."""
+    if not any(key in data for key in TARGET_KEYS):
+        return []
+    reached = target_entities(hass, domain, data)
+    if domain not in GENERIC_DOMAINS and ATTR_ENTITY_ID not in data:
+        # HA's entity services act only on their own domain's entities.
+        reached = {e for e in reached if e.startswith(f"{domain}.")}
+    if hidden := sorted(e for e in reached if e not in exposed):
+        raise ToolError(f"Not exposed to Jarvis: {', '.join(hidden)}.")
+    if not reached:
+        raise ToolError("The targets in data match no exposed entity.")
+    return sorted(reached)
 
 
 async def async_run(

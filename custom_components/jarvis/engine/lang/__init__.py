@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import re
+
 from . import de, en, es, fr, it, nl, pt
 from .base import Language
 
-__all__ = ["LANGUAGES", "Language", "language_code", "language_pack"]
+__all__ = ["LANGUAGES", "Language", "language_code", "language_pack", "verb_domains"]
 
 # English first: it is the fallback.
 LANGUAGES: tuple[Language, ...] = (
@@ -29,3 +31,15 @@ def language_code(language: str | None) -> str:
 def language_pack(language: str | None) -> Language:
     """The words of a language tag's language, English for one Jarvis does not speak."""
     return _BY_CODE.get(language_code(language), en.LANGUAGE)
+
+
+def verb_domains(text: str, language: str | None) -> set[str]:
+    """The entity domains the verbs of a request name, in its language and in
+    English ("open the garage door opener": cover, valve)."""
+    folded = f" {' '.join(re.findall(r'\w+', text.casefold()))} "
+    return {
+        domain
+        for pack in (language_pack(language), en.LANGUAGE)
+        for domain, verbs in pack.verb_domains.items()
+        if any(f" {verb} " in folded for verb in verbs)
+    }

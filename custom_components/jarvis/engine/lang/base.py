@@ -41,6 +41,14 @@ class Language:
     not_done: str
     # With {error}.
     failed: str
+    # A held action that failed: no error text is ever spoken.
+    failed_plain: str
+    # A held action's entities, with {names}, vanished or changed before the yes.
+    hold_gone: str
+    hold_changed: str
+    # Verbs that name what kind of device a command is for, by entity domain:
+    # "open" is for a cover or valve, not a light that shares its name.
+    verb_domains: Mapping[str, tuple[str, ...]]
 
     # Words of a reply to Jarvis's question ("Shall I unlock Front Door?"),
     # written as said; `engine.answers` folds case, accents and apostrophes.

@@ -40,6 +40,21 @@ LANGUAGE = Language(
     done_actions="Erledigt, ich habe {actions}.",
     not_done="Okay, dann lasse ich es.",
     failed="Entschuldigung, das hat nicht geklappt: {error}",
+    failed_plain="Entschuldigung, das hat nicht geklappt.",
+    hold_gone="{names} gibt es nicht mehr, also habe ich nichts getan.",
+    hold_changed="{names} hat sich inzwischen geändert.",
+    verb_domains={
+        "cover": words(
+            "öffne, öffnen, schließe, schließen, mach auf, mach zu, hochfahren, runterfahren, auf, zu"
+        ),
+        "valve": words("öffne, öffnen, schließe, schließen, auf, zu"),
+        "lock": words(
+            "aufschließen, schließe auf, entriegeln, entriegle, abschließen, schließe ab, verriegeln, verriegle"
+        ),
+        "alarm_control_panel": words("scharf, unscharf, deaktiviere, aktiviere"),
+        "media_player": words("spiele, pause, stumm, lautstärke"),
+        "vacuum": words("sauge, saugen, reinige, staubsauger"),
+    },
     yes=words(
         "ja, jawohl, jo, jep, klar, na klar, genau, gerne, gern, sicher, okay, ok, "
         "in ordnung, passt, richtig, natürlich, selbstverständlich, einverstanden, "

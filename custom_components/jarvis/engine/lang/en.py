@@ -40,6 +40,17 @@ LANGUAGE = Language(
     done_actions="Done, I {actions}.",
     not_done="Okay, I won't do it.",
     failed="Sorry, that did not work: {error}",
+    failed_plain="Sorry, that did not work.",
+    hold_gone="{names} is no longer there, so I did nothing.",
+    hold_changed="{names} changed in the meantime.",
+    verb_domains={
+        "cover": words("open, close, raise, lower, shut"),
+        "valve": words("open, close, shut"),
+        "lock": words("unlock, lock, unlatch"),
+        "alarm_control_panel": words("arm, disarm"),
+        "media_player": words("play, pause, mute, unmute, volume"),
+        "vacuum": words("vacuum, clean, dock"),
+    },
     yes=words(
         "yes, yeah, yep, yup, sure, ok, okay, alright, all right, right, fine, "
         "good, great, perfect, correct, confirm, confirmed, do it, go ahead, "

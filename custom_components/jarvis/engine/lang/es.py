@@ -40,6 +40,17 @@ LANGUAGE = Language(
     done_actions="Hecho, he {actions}.",
     not_done="Vale, no lo haré.",
     failed="Lo siento, no ha funcionado: {error}",
+    failed_plain="Lo siento, no ha funcionado.",
+    hold_gone="{names} ya no está, así que no he hecho nada.",
+    hold_changed="{names} ha cambiado mientras tanto.",
+    verb_domains={
+        "cover": words("abre, abrir, cierra, cerrar, sube, baja"),
+        "valve": words("abre, abrir, cierra, cerrar"),
+        "lock": words("desbloquea, desbloquear, bloquea, bloquear, echa la llave"),
+        "alarm_control_panel": words("arma, armar, desarma, desarmar"),
+        "media_player": words("reproduce, pausa, silencia, volumen"),
+        "vacuum": words("aspira, aspirar, limpia"),
+    },
     yes=words(
         "sí, claro, vale, dale, venga, bueno, de acuerdo, por supuesto, hazlo, "
         "adelante, perfecto, correcto, exacto, afirmativo, ok, okey, cómo no"

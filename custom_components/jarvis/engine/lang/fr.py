@@ -40,6 +40,17 @@ LANGUAGE = Language(
     done_actions="C'est fait, j'ai {actions}.",
     not_done="D'accord, je ne le fais pas.",
     failed="Désolé, cela n'a pas marché : {error}",
+    failed_plain="Désolé, cela n'a pas marché.",
+    hold_gone="{names} n'existe plus, je n'ai donc rien fait.",
+    hold_changed="{names} a changé entre-temps.",
+    verb_domains={
+        "cover": words("ouvre, ouvrir, ferme, fermer, monte, baisse"),
+        "valve": words("ouvre, ouvrir, ferme, fermer"),
+        "lock": words("déverrouille, déverrouiller, verrouille, verrouiller"),
+        "alarm_control_panel": words("arme, armer, désarme, désarmer"),
+        "media_player": words("joue, pause, coupe le son, volume"),
+        "vacuum": words("aspire, aspirer, nettoie"),
+    },
     yes=words(
         "oui, ouais, si, d'accord, ok, okay, bien sûr, volontiers, vas-y, allez-y, "
         "allez, fais-le, faites-le, c'est bon, parfait, exactement, absolument, "

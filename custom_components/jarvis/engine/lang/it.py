@@ -40,6 +40,17 @@ LANGUAGE = Language(
     done_actions="Fatto, ho {actions}.",
     not_done="Va bene, non lo faccio.",
     failed="Scusa, non ha funzionato: {error}",
+    failed_plain="Scusa, non ha funzionato.",
+    hold_gone="{names} non c'è più, quindi non ho fatto niente.",
+    hold_changed="{names} è cambiato nel frattempo.",
+    verb_domains={
+        "cover": words("apri, aprire, chiudi, chiudere, alza, abbassa"),
+        "valve": words("apri, aprire, chiudi, chiudere"),
+        "lock": words("sblocca, sbloccare, blocca, bloccare"),
+        "alarm_control_panel": words("attiva, disattiva, inserisci, disinserisci"),
+        "media_player": words("riproduci, pausa, muto, volume"),
+        "vacuum": words("aspira, pulisci"),
+    },
     yes=words(
         "sì, certo, certamente, va bene, d'accordo, ok, okay, vai, vai pure, "
         "procedi, fallo, fai pure, sicuro, esatto, perfetto, assolutamente, "

@@ -37,6 +37,21 @@ LANGUAGE = Language(
     done_actions="Klaar, ik heb {actions}.",
     not_done="Oké, dan doe ik het niet.",
     failed="Sorry, dat is niet gelukt: {error}",
+    failed_plain="Sorry, dat is niet gelukt.",
+    hold_gone="{names} is er niet meer, dus ik heb niets gedaan.",
+    hold_changed="{names} is intussen veranderd.",
+    verb_domains={
+        "cover": words(
+            "open, openen, sluit, sluiten, doe open, doe dicht, omhoog, omlaag"
+        ),
+        "valve": words("open, openen, sluit, sluiten"),
+        "lock": words("ontgrendel, ontgrendelen, vergrendel, vergrendelen"),
+        "alarm_control_panel": words(
+            "inschakelen, uitschakelen, schakel in, schakel uit"
+        ),
+        "media_player": words("speel, pauzeer, demp, volume"),
+        "vacuum": words("stofzuig, stofzuigen, maak schoon"),
+    },
     yes=words(
         "ja, jawel, jazeker, zeker, oké, ok, okay, prima, goed, is goed, "
         "natuurlijk, doe maar, doe het, ga je gang, ga maar, akkoord, graag, "

@@ -40,6 +40,17 @@ LANGUAGE = Language(
     done_actions="Feito, {actions}.",
     not_done="Está bem, não o faço.",
     failed="Desculpe, não funcionou: {error}",
+    failed_plain="Desculpe, não funcionou.",
+    hold_gone="{names} já não existe, por isso não fiz nada.",
+    hold_changed="{names} mudou entretanto.",
+    verb_domains={
+        "cover": words("abre, abrir, fecha, fechar, sobe, desce"),
+        "valve": words("abre, abrir, fecha, fechar"),
+        "lock": words("destranca, destrancar, tranca, trancar"),
+        "alarm_control_panel": words("arma, armar, desarma, desarmar"),
+        "media_player": words("toca, pausa, silencia, volume"),
+        "vacuum": words("aspira, aspirar, limpa"),
+    },
     yes=words(
         "sim, claro, certo, pode, pode ser, pode sim, está bem, tá bem, ta bom, "
         "tudo bem, ok, okay, com certeza, de acordo, vai, força, faz isso, "

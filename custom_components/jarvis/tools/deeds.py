@@ -1,0 +1,83 @@
+"""What actions do, said the way people say it (`phrases.Deed`), and whether
+the user's words name their targets."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+import re
+from typing import Any
+
+from homeassistant.core import HomeAssistant
+
+from ..engine.phrases import TO_DO, Deed, actions
+from ..safety.effects import Call
+from ..safety.policy import SENSITIVE_SERVICES
+from .services import ServiceAction
+
+# What HA's on/off intents do where "turned on/off" would be wrong, to say
+# what ran: verbs of `phrases.DID`. The intents name the generic service.
+_PLAIN_VERBS = {
+    ("lock", "turn_on"): "lock",
+    ("lock", "lock"): "lock",
+    ("cover", "turn_off"): "close",
+    ("cover", "close_cover"): "close",
+    ("valve", "turn_on"): "open",
+    ("valve", "turn_off"): "close",
+    ("valve", "open_valve"): "open",
+    ("valve", "close_valve"): "close",
+}
+# "Turned on" the doorbell would be wrong: HA presses buttons.
+_NOT_ON_OFF = frozenset({"button", "input_button"})
+
+
+def mentions(text: str | None, names: Iterable[str]) -> bool:
+    """Whether the user's text names any of `names` (whole words, any case)."""
+    if not text:
+        return False
+    folded = f" {' '.join(re.findall(r'\w+', text.casefold()))} "
+    for name in names:
+        words = " ".join(re.findall(r"\w+", name.casefold()))
+        if words and f" {words} " in folded:
+            return True
+    return False
+
+
+def _verb(domain: str, service: str) -> str | None:
+    if verb := SENSITIVE_SERVICES.get((domain, service)) or _PLAIN_VERBS.get(
+        (domain, service)
+    ):
+        return verb
+    if domain in _NOT_ON_OFF or service not in ("turn_on", "turn_off"):
+        return None
+    return service
+
+
+def deeds(
+    hass: HomeAssistant, calls: Iterable[tuple[str, str]], position: Any = None
+) -> list[Deed]:
+    """What service calls on entities (id, service) do, a deed per verb; none
+    when one has no verb Jarvis can say."""
+    targets: dict[str, list[str]] = {}
+    for entity_id, service in calls:
+        if (verb := _verb(entity_id.partition(".")[0], service)) is None:
+            return []
+        state = hass.states.get(entity_id)
+        targets.setdefault(verb, []).append(state.name if state else entity_id)
+    where = "" if position is None else str(position)
+    return [Deed(verb, tuple(names), where) for verb, names in targets.items()]
+
+
+def service_deeds(hass: HomeAssistant, action: ServiceAction) -> list[Deed]:
+    """What a service call does, as `deeds`."""
+    calls = [(entity_id, action.service) for entity_id in action.entity_ids]
+    return deeds(hass, calls, action.data.get("position"))
+
+
+def describe(deeds: Sequence[Deed], calls: Iterable[Call]) -> str:
+    """An action in English for the model: its deeds, else its service calls."""
+    if deeds and all(deed.verb in TO_DO for deed in deeds):
+        return actions(deeds, TO_DO, "en")
+    return " and ".join(
+        f"{call.domain}.{call.service} {', '.join(call.entity_ids)}".strip()
+        for call in calls
+    )
