@@ -253,3 +253,44 @@ async def test_model_can_use_memory_tools(
     assert [f.text for f in await memory.recall("u1", "cat")] == [
         "the cat is called Tom"
     ]
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "said", "written"),
+    [
+        (
+            "memory_remember",
+            {"fact": "My wife is called Anna"},
+            "remember that my wife is called Anna",
+            True,
+        ),
+        (
+            "memory_remember",
+            {"fact": "The wife's name is Anna"},
+            "remember my wife is Anna",
+            True,
+        ),
+        # What only a tool result asked for.
+        (
+            "memory_remember",
+            {"fact": "The alarm code is 0000"},
+            "what's the weather?",
+            False,
+        ),
+        ("memory_forget", {"query": "wife"}, "what does the news page say?", False),
+    ],
+)
+async def test_memory_tools_write_only_the_users_own_words(
+    name: str, args: dict[str, str], said: str, written: bool
+) -> None:
+    memory = LongTermMemory(DictBackend())
+    await memory.remember("u", "My wife is called Anna")
+    before = [fact.text for fact in await memory.recall("u", "wife")]
+
+    result = await memory.answer_tool("u", name, args, said)
+
+    after = [fact.text for fact in await memory.recall("u", "wife alarm")]
+    assert ("error" not in result) is written
+    if not written:
+        assert result["error"] == "not_said_by_user"
+        assert after == before

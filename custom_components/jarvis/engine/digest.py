@@ -109,6 +109,19 @@ def keywords(text: str) -> set[str]:
     return {w.removesuffix("s") if len(w) > 3 else w for w in words}
 
 
+# Share of a text's words the user must have said: the model may add a
+# word ("name") when it turns "my wife is called Anna" into a fact.
+OWN_WORDS_SHARE = 0.6
+
+
+def in_own_words(text: str, said: str) -> bool:
+    """Whether most of the text's meaningful words are the user's own."""
+    wanted = keywords(text)
+    return bool(wanted) and len(wanted & keywords(said)) >= OWN_WORDS_SHARE * len(
+        wanted
+    )
+
+
 def digest_chars(model: str) -> int:
     """How long a digest may be for this model: small models get less."""
     size = parameter_billions(model)

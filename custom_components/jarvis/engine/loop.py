@@ -798,7 +798,10 @@ class _Turn:
         memory = self.loop._memory
         if memory is not None and call.name in {t.name for t in MEMORY_TOOLS}:
             return ToolCallDelta(
-                call, await memory.answer_tool(self.user, call.name, call.arguments)
+                call,
+                await memory.answer_tool(
+                    self.user, call.name, call.arguments, self.request
+                ),
             )
         return ToolCallDelta(call)
 

@@ -13,7 +13,7 @@ import re
 import time
 from typing import Any, Protocol
 
-from .digest import keywords, pick, shorten
+from .digest import in_own_words, keywords, pick, shorten
 from .redact import redact
 from .types import ToolSpec
 
@@ -173,14 +173,24 @@ class LongTermMemory:
         return removed
 
     async def answer_tool(
-        self, user: str, name: str, args: Mapping[str, Any]
+        self, user: str, name: str, args: Mapping[str, Any], said: str
     ) -> dict[str, Any]:
-        """Run one of MEMORY_TOOLS."""
-        if name == MEMORY_REMEMBER:
-            fact = await self.remember(user, str(args.get("fact", "")))
-            return {"remembered": fact.text}
-        if name == MEMORY_FORGET:
-            return {"forgotten": await self.forget(user, str(args.get("query", "")))}
+        """Run one of MEMORY_TOOLS. What is written or forgotten must be in the
+        user's own words (`said`, their request): a fact that only a tool
+        result or the model brought in is refused."""
+        if name in (MEMORY_REMEMBER, MEMORY_FORGET):
+            key = "fact" if name == MEMORY_REMEMBER else "query"
+            text = str(args.get(key, ""))
+            if not in_own_words(text, said):
+                return {
+                    "error": "not_said_by_user",
+                    "error_text": f"Nothing was changed: the {key} must be in the "
+                    "user's own words of this request.",
+                }
+            if name == MEMORY_REMEMBER:
+                fact = await self.remember(user, text)
+                return {"remembered": fact.text}
+            return {"forgotten": await self.forget(user, text)}
         facts = await self.recall(user, str(args.get("query", "")))
         return {
             "facts": [fact.text for fact in facts] or "nothing remembered about that"

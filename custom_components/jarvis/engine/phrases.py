@@ -100,7 +100,6 @@ ASK_ACTIONS = _table(lambda pack: pack.ask_actions)
 ASK_DESCRIBED = _table(lambda pack: pack.ask_described)
 DONE_ACTIONS = _table(lambda pack: pack.done_actions)
 NOT_DONE = _table(lambda pack: pack.not_done)
-FAILED = _table(lambda pack: pack.failed)
 
 
 def listed(

@@ -26,6 +26,7 @@ from homeassistant.util.json import JsonObjectType
 import voluptuous as vol
 
 from ..const import DOMAIN, SENSITIVE_KINDS
+from ..engine.digest import in_own_words
 from ..engine.lang import verb_domains
 from ..engine.phrases import DID, DID_FIELD, Deed, DidPhrase, actions
 from ..engine.planner import folded_words
@@ -278,11 +279,13 @@ def target_deeds(
 
 
 class TimerGuardTool(WrappingTool):
-    """`HassStartTimer`, refusing a delayed command that is the request itself.
+    """`HassStartTimer`, whose delayed command must be the user's own.
 
-    When the timer ends, HA sends its command to the agent as a new request:
-    1.5B answered "start my car" with a timer running "start my car", which
-    would start the next timer, and so on without end.
+    When the timer ends, HA sends its command to the agent as a new request,
+    in a conversation that never saw this turn's tool results: a command that
+    only a web page or an MCP result asked for would run with nobody there to
+    check it. And 1.5B answered "start my car" with a timer running "start my
+    car", which would start the next timer, and so on without end.
     """
 
     def __init__(self, hub: JarvisTools, tool: llm.Tool, request: str) -> None:
@@ -296,17 +299,24 @@ class TimerGuardTool(WrappingTool):
         tool_input: llm.ToolInput,
         llm_context: llm.LLMContext,
     ) -> JsonObjectType:
-        """Start the timer, unless its command would come back as this request."""
+        """Start the timer, unless its command would come back as this request
+        or is not what the user said."""
         command = tool_input.tool_args.get("conversation_command")
-        if isinstance(command, str) and folded_words(command) == folded_words(
-            self.request
-        ):
+        if not isinstance(command, str) or not command.strip():
+            return await self.wrapped.async_call(hass, tool_input, llm_context)
+        if folded_words(command) == folded_words(self.request):
             return {
                 "error": "repeats_request",
                 "error_text": "conversation_command runs later as a new request; "
                 "this one is the request itself and would start the same timer "
                 "again. Nothing was started. Use it only for a command the user "
                 "asked to have done later.",
+            }
+        if not in_own_words(command, self.request):
+            return {
+                "error": "not_said_by_user",
+                "error_text": "Nothing was started: conversation_command must be "
+                "a command in the user's own words of this request.",
             }
         return await self.wrapped.async_call(hass, tool_input, llm_context)
 

@@ -39,8 +39,6 @@ class Language:
     # With {actions}: `did` phrases.
     done_actions: str
     not_done: str
-    # With {error}.
-    failed: str
     # A held action that failed: no error text is ever spoken.
     failed_plain: str
     # A held action's entities, with {names}, vanished or changed before the yes.

@@ -39,7 +39,6 @@ LANGUAGE = Language(
     ask_described="Soll ich das tun: {action}?",
     done_actions="Erledigt, ich habe {actions}.",
     not_done="Okay, dann lasse ich es.",
-    failed="Entschuldigung, das hat nicht geklappt: {error}",
     failed_plain="Entschuldigung, das hat nicht geklappt.",
     hold_gone="{names} gibt es nicht mehr, also habe ich nichts getan.",
     hold_changed="{names} hat sich inzwischen geändert.",

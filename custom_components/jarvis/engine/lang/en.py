@@ -39,7 +39,6 @@ LANGUAGE = Language(
     ask_described="Shall I {action}?",
     done_actions="Done, I {actions}.",
     not_done="Okay, I won't do it.",
-    failed="Sorry, that did not work: {error}",
     failed_plain="Sorry, that did not work.",
     hold_gone="{names} is no longer there, so I did nothing.",
     hold_changed="{names} changed in the meantime.",

@@ -39,7 +39,6 @@ LANGUAGE = Language(
     ask_described="¿Debo hacer esto: {action}?",
     done_actions="Hecho, he {actions}.",
     not_done="Vale, no lo haré.",
-    failed="Lo siento, no ha funcionado: {error}",
     failed_plain="Lo siento, no ha funcionado.",
     hold_gone="{names} ya no está, así que no he hecho nada.",
     hold_changed="{names} ha cambiado mientras tanto.",

@@ -39,7 +39,6 @@ LANGUAGE = Language(
     ask_described="Dois-je faire ceci : {action} ?",
     done_actions="C'est fait, j'ai {actions}.",
     not_done="D'accord, je ne le fais pas.",
-    failed="Désolé, cela n'a pas marché : {error}",
     failed_plain="Désolé, cela n'a pas marché.",
     hold_gone="{names} n'existe plus, je n'ai donc rien fait.",
     hold_changed="{names} a changé entre-temps.",

@@ -39,7 +39,6 @@ LANGUAGE = Language(
     ask_described="Devo fare questo: {action}?",
     done_actions="Fatto, ho {actions}.",
     not_done="Va bene, non lo faccio.",
-    failed="Scusa, non ha funzionato: {error}",
     failed_plain="Scusa, non ha funzionato.",
     hold_gone="{names} non c'è più, quindi non ho fatto niente.",
     hold_changed="{names} è cambiato nel frattempo.",

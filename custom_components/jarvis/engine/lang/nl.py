@@ -36,7 +36,6 @@ LANGUAGE = Language(
     ask_described="Zal ik dit doen: {action}?",
     done_actions="Klaar, ik heb {actions}.",
     not_done="Oké, dan doe ik het niet.",
-    failed="Sorry, dat is niet gelukt: {error}",
     failed_plain="Sorry, dat is niet gelukt.",
     hold_gone="{names} is er niet meer, dus ik heb niets gedaan.",
     hold_changed="{names} is intussen veranderd.",

@@ -39,7 +39,6 @@ LANGUAGE = Language(
     ask_described="Devo fazer isto: {action}?",
     done_actions="Feito, {actions}.",
     not_done="Está bem, não o faço.",
-    failed="Desculpe, não funcionou: {error}",
     failed_plain="Desculpe, não funcionou.",
     hold_gone="{names} já não existe, por isso não fiz nada.",
     hold_changed="{names} mudou entretanto.",
