@@ -18,6 +18,7 @@ from typing import Any
 
 from .modelsize import parameter_billions
 from .types import JsonObject
+from .untrusted import FENCE_CLOSE, UNTRUSTED_KEY, fence_open, fenced_source
 
 # Any model: the most of a raw tool result one message carries.
 MAX_RAW_CHARS = 4000
@@ -187,6 +188,9 @@ def tool_result_text(
         f"Digest of the {source} result: the {len(kept)} of {len(records)} "
         "entries that match the request; the rest are left out."
     )
+    if (outside := fenced_source(result)) is not None:
+        # Outside content stays fenced in its digest.
+        kept = [fence_open(outside), *kept, FENCE_CLOSE]
     return "\n".join([header, *frame, *kept])
 
 
@@ -195,6 +199,10 @@ def _records(result: JsonObject) -> tuple[list[str], list[str]]:
     frame: list[str] = []
     records: list[str] = []
     for key, value in result.items():
+        if key == UNTRUSTED_KEY and isinstance(value, str):
+            # The fence lines are put back around the digest's records.
+            records.extend(_blocks(value.partition("\n")[2].rpartition("\n")[0]))
+            continue
         if isinstance(value, (str, int, float, bool)) or value is None:
             line = f"{key}: {value}"
             if len(line) <= FRAME_CHARS and "\n" not in line:

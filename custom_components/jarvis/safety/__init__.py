@@ -6,7 +6,8 @@
   opening a guarded kind; what cannot be known, by option).
 - `holds`: actions held for a yes, stored as the exact calls that will run,
   owned by one conversation, user and satellite; outside-content taint.
-- `untrusted`: the fence around content from outside the house.
+- `engine.untrusted` (HA-free, so digests keep it): the fence around content
+  from outside the house.
 
 See docs/SECURITY.md for the threat model.
 """

@@ -28,10 +28,10 @@ from ..const import (
     SENSITIVE_KINDS,
 )
 from ..engine.phrases import Deed
+from ..engine.untrusted import untrusted
 from ..safety.effects import Call
 from ..safety.holds import Runner, Safety, run_calls
 from ..safety.policy import assess
-from ..safety.untrusted import untrusted
 from .builtin import (
     CalculateTool,
     CallServiceTool,
