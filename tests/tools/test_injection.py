@@ -449,3 +449,36 @@ async def test_action_the_user_named_still_runs_after_untrusted_content(
         "Get the weather from the test server and turn on the kitchen lights",
     )
     assert hass.states.get(KITCHEN).state == "on"
+
+
+async def test_calendar_events_are_fenced_and_taint_the_conversation(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, house: str
+) -> None:
+    """Calendar events are written by whoever sends an invitation: their text
+    reaches the model fenced, and an action the user did not name then waits."""
+    async_expose_entity(hass, "conversation", "calendar.calendar_1", True)
+    scripted_llm.script(
+        Reply(
+            tool_calls=[
+                ("calendar_get_events", {"calendar": "Calendar 1", "range": "week"})
+            ]
+        ),
+        Reply(
+            tool_calls=[
+                (
+                    "call_service",
+                    {"domain": "switch", "service": "turn_off", "entity_id": SWITCH},
+                )
+            ]
+        ),
+    )
+    with logged_results(hass) as results:
+        await converse(hass, house, "what is on my calendar this week?")
+
+    # (Look-first may fetch the calendar's state before the model's calls.)
+    events = next(result for result in results if "untrusted_content" in result)
+    action = results[-1]
+    assert "Future Event" in events["untrusted_content"]
+    assert events["untrusted_content"].startswith("<<<UNTRUSTED source=ha:")
+    assert action["confirmation_required"] is True
+    assert hass.states.get(SWITCH).state == "on"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+import json
 from typing import Any
 
 from hassil.recognize import RecognizeResult
@@ -321,6 +322,26 @@ class TimerGuardTool(WrappingTool):
         return await self.wrapped.async_call(hass, tool_input, llm_context)
 
 
+# HA's tools whose results carry text other people write: calendar events
+# (invitations), to-do items (shared lists).
+OUTSIDE_CONTENT_TOOLS = frozenset({"calendar_get_events", "todo_get_items"})
+
+
+class OutsideContentTool(WrappingTool):
+    """One of HA's tools whose result is fenced as outside content."""
+
+    async def async_call(
+        self,
+        hass: HomeAssistant,
+        tool_input: llm.ToolInput,
+        llm_context: llm.LLMContext,
+    ) -> JsonObjectType:
+        """The result as fenced data; the conversation has seen outside content."""
+        result = await self.wrapped.async_call(hass, tool_input, llm_context)
+        text = json.dumps(result, ensure_ascii=False, default=str)
+        return self.hub.untrusted_result(llm_context, f"ha:{self.name}", text)
+
+
 @callback
 def guard_assist_tools(
     hass: HomeAssistant,
@@ -330,7 +351,8 @@ def guard_assist_tools(
     request: str,
 ) -> None:
     """Wrap the API instance's service intent tools (in place) in the guard,
-    and its timer tool in `TimerGuardTool` for this request."""
+    its timer tool in `TimerGuardTool` for this request, and the tools that
+    read calendars and to-do lists in the outside-content fence."""
     if llm_api is None or (hub := hass.data.get(DATA_TOOLS)) is None:
         return
     service_intents = {
@@ -340,6 +362,8 @@ def guard_assist_tools(
     }
 
     def guard(tool: llm.Tool) -> llm.Tool | None:
+        if tool.name in OUTSIDE_CONTENT_TOOLS:
+            return OutsideContentTool(hub, tool)
         if not isinstance(tool, llm.IntentTool):
             return None
         # HA 2026.11 names intent tools apart from their intent type.
