@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from typing import Any
+from unittest.mock import patch
 
 from homeassistant.components import conversation
 from homeassistant.components.conversation import trace
@@ -501,3 +502,22 @@ async def test_a_plain_yes_or_no_with_nothing_waiting_reaches_the_model(
 
     assert speech(response) == "Yes to what?"
     assert len(scripted_llm.chat_requests) == 1
+
+
+async def test_a_tool_that_raises_anything_is_a_tool_error_the_model_sees(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """A bug in a tool (here HA's own clock tool raising a ZeroDivisionError)
+    reaches the model as a tool error, and the turn goes on."""
+    _, agent = await setup_jarvis(hass, scripted_llm, **{CONF_LOOK_FIRST: False})
+    scripted_llm.script(
+        Reply(tool_calls=[("GetDateTime", {})]),
+        Reply(content="I could not read the clock."),
+    )
+    with patch.object(llm.GetDateTimeTool, "async_call", side_effect=ZeroDivisionError):
+        response = await process(hass, agent, "what time is it?")
+
+    assert speech(response) == "I could not read the clock."
+    messages = scripted_llm.chat_requests[-1]["json"]["messages"]
+    (result,) = [m for m in messages if m["role"] == "tool"]
+    assert "ZeroDivisionError" in result["content"]

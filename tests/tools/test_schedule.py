@@ -91,6 +91,8 @@ async def test_bad_times_and_targets_are_refused_up_front(hass: HomeAssistant) -
         ({"at": "25:00"}, "Cannot read the time"),
         ({"at": "11:00", "day": "today"}, "in the past"),
         ({"in_minutes": 60 * 24 * 40}, "30 days"),
+        ({"in_minutes": 1e20}, "must be a number of minutes"),
+        ({"in_minutes": float("nan")}, "must be a number of minutes"),
         ({}, "Give in_minutes"),
     ):
         with pytest.raises(HomeAssistantError, match=message):

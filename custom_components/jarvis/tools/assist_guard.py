@@ -35,7 +35,7 @@ from ..safety.effects import Call
 from ..safety.holds import run_calls, user_text
 from ..safety.policy import assess
 from .api import DATA_TOOLS, JarvisTools
-from .builtin import WrappingTool, replace_tools
+from .builtin import FailSafeTool, WrappingTool, replace_tools
 from .deeds import deeds, describe
 from .targets import Answer, intent_constraints, repair_targets
 
@@ -351,8 +351,9 @@ def guard_assist_tools(
     request: str,
 ) -> None:
     """Wrap the API instance's service intent tools (in place) in the guard,
-    its timer tool in `TimerGuardTool` for this request, and the tools that
-    read calendars and to-do lists in the outside-content fence."""
+    its timer tool in `TimerGuardTool` for this request, the tools that read
+    calendars and to-do lists in the outside-content fence, and every tool in
+    `FailSafeTool`."""
     if llm_api is None or (hub := hass.data.get(DATA_TOOLS)) is None:
         return
     service_intents = {
@@ -375,6 +376,7 @@ def guard_assist_tools(
         return GuardedIntentTool(hub, tool, intent_type, repair=repair)
 
     replace_tools(llm_api, guard)
+    replace_tools(llm_api, lambda tool: FailSafeTool(hub, tool))
 
 
 def _with_did_phrase(

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import config_validation as cv, entity_registry as er, llm
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
 from homeassistant.util import dt as dt_util
@@ -14,7 +15,7 @@ from homeassistant.util.json import JsonObjectType
 import voluptuous as vol
 from yarl import URL
 
-from ..const import TOOL_CONFIRM_ACTION
+from ..const import LOGGER, TOOL_CONFIRM_ACTION
 from ..safety.holds import user_text
 from .calc import CalcError, calculate
 from .deeds import mentions, service_deeds
@@ -58,6 +59,32 @@ class WrappingTool(JarvisTool):
         self.parameters = tool.parameters
         super().__init__(hub)
         self.wrapped = tool
+
+
+class FailSafeTool(WrappingTool):
+    """Any tool, whose unexpected failure becomes an error the model sees.
+
+    HA's chat log reports a tool's HomeAssistantError to the model; anything
+    else (a bug, an overflow from a wild argument) would end the turn.
+    """
+
+    async def async_call(
+        self,
+        hass: HomeAssistant,
+        tool_input: llm.ToolInput,
+        llm_context: llm.LLMContext,
+    ) -> JsonObjectType:
+        """The wrapped tool's result, or a tool error."""
+        try:
+            return await self.wrapped.async_call(hass, tool_input, llm_context)
+        except (HomeAssistantError, vol.Invalid):
+            raise
+        except Exception as err:
+            LOGGER.exception("Tool %s failed", self.name)
+            raise ToolError(
+                f"{self.name} failed ({type(err).__name__}); try other arguments "
+                "or another way."
+            ) from err
 
 
 class GetTimeTool(JarvisTool):

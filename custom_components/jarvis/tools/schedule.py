@@ -77,7 +77,10 @@ def when_from_args(args: Mapping[str, Any]) -> datetime:
     """The UTC time for `in_minutes`, or `at` (HH:MM or a date and time) and `day`."""
     now = dt_util.now()
     if (minutes := args.get("in_minutes")) is not None:
-        when = now + timedelta(minutes=float(minutes))
+        try:
+            when = now + timedelta(minutes=float(minutes))
+        except (OverflowError, ValueError) as err:
+            raise ToolError("in_minutes must be a number of minutes.") from err
     elif at := args.get("at"):
         when = _local_time(str(at).strip(), str(args.get("day") or "").strip(), now)
     else:
