@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from homeassistant.core import HomeAssistant
-from homeassistant.exceptions import ServiceValidationError
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.exceptions import ServiceValidationError, Unauthorized
+from homeassistant.helpers import issue_registry as ir
 from homeassistant.setup import async_setup_component
 import pytest
 
@@ -41,10 +42,81 @@ async def test_memory_services_persist_atomically(
     await hass.services.async_call(
         DOMAIN, "remember", {"text": "a", "user_id": "u1"}, blocking=True
     )
+    # An automation (no user) clears the household's memory unless it names one.
     response = await hass.services.async_call(
         DOMAIN, "clear_memory", {}, blocking=True, return_response=True
     )
+    assert response == {"forgotten": 0}
+    response = await hass.services.async_call(
+        DOMAIN, "clear_memory", {"user_id": "u1"}, blocking=True, return_response=True
+    )
     assert response == {"forgotten": 1}
+
+
+async def test_memory_services_act_on_the_callers_own_memory(
+    hass: HomeAssistant, hass_storage: dict[str, Any]
+) -> None:
+    assert await async_setup_component(hass, DOMAIN, {})
+    # (The first user made becomes the owner.)
+    admin = await hass.auth.async_create_user("Admin", group_ids=["system-admin"])
+    alice = await hass.auth.async_create_user("Alice", group_ids=["system-users"])
+    memory = async_get_memory(hass)
+    await memory.remember(admin.id, "the safe code is in the study")
+
+    await hass.services.async_call(
+        DOMAIN,
+        "remember",
+        {"text": "I like tea"},
+        blocking=True,
+        context=Context(user_id=alice.id),
+    )
+    assert [f.text for f in await memory.recall(alice.id, "tea")] == ["I like tea"]
+    for service, data in (
+        ("forget", {"text": "safe code", "user_id": admin.id}),
+        ("clear_memory", {"user_id": "household"}),
+        ("remember", {"text": "doors stay unlocked", "user_id": admin.id}),
+    ):
+        with pytest.raises(Unauthorized):
+            await hass.services.async_call(
+                DOMAIN, service, data, blocking=True, context=Context(user_id=alice.id)
+            )
+    assert [f.text for f in await memory.recall(admin.id, "safe code doors")] == [
+        "the safe code is in the study"
+    ]
+    # An administrator may act on someone else's memory.
+    await hass.services.async_call(
+        DOMAIN,
+        "clear_memory",
+        {"user_id": alice.id},
+        blocking=True,
+        context=Context(user_id=admin.id),
+    )
+    assert await memory.recall(alice.id, "tea") == []
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"facts": []},
+        {"facts": {"household": "the cat is Tom"}},
+        {"facts": {"household": [{"text": "the cat is Tom"}]}},
+        ["not", "an", "object"],
+    ],
+)
+async def test_memory_of_the_wrong_shape_is_set_aside_with_a_repair_issue(
+    hass: HomeAssistant, hass_storage: dict[str, Any], data: Any
+) -> None:
+    hass_storage[STORAGE_KEY] = {"version": 1, "key": STORAGE_KEY, "data": data}
+    assert await async_setup_component(hass, DOMAIN, {})
+    memory = async_get_memory(hass)
+
+    assert await memory.recall("household", "cat") == []
+    await memory.remember("household", "the dog is Rex")
+    await hass.async_block_till_done()
+    assert hass_storage[f"{STORAGE_KEY}.bad"]["data"] == data
+    assert ir.async_get(hass).async_get_issue(DOMAIN, f"bad_store_{STORAGE_KEY}")
+    saved = hass_storage[STORAGE_KEY]["data"]["facts"]["household"]
+    assert [fact["text"] for fact in saved] == ["the dog is Rex"]
 
 
 @pytest.mark.parametrize("service", ["remember", "forget"])

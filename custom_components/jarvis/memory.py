@@ -9,14 +9,14 @@ from homeassistant.core import (
     SupportsResponse,
     callback,
 )
-from homeassistant.exceptions import ServiceValidationError
+from homeassistant.exceptions import ServiceValidationError, Unauthorized
 from homeassistant.helpers import config_validation as cv
-from homeassistant.helpers.storage import Store
 from homeassistant.util.hass_dict import HassKey
 import voluptuous as vol
 
 from .const import DOMAIN
-from .engine.memory import LongTermMemory
+from .engine.memory import LongTermMemory, parse_facts
+from .stores import CheckedStore
 
 DATA_MEMORY: HassKey[LongTermMemory] = HassKey(f"{DOMAIN}_memory")
 STORAGE_KEY = f"{DOMAIN}.memory"
@@ -32,8 +32,8 @@ ATTR_USER_ID = "user_id"
 def async_get_memory(hass: HomeAssistant) -> LongTermMemory:
     """The one memory of this Home Assistant, persisted atomically."""
     if (memory := hass.data.get(DATA_MEMORY)) is None:
-        store: Store[dict[str, object]] = Store(
-            hass, STORAGE_VERSION, STORAGE_KEY, private=True, atomic_writes=True
+        store = CheckedStore(
+            hass, STORAGE_VERSION, STORAGE_KEY, parse_facts, private=True
         )
         memory = hass.data[DATA_MEMORY] = LongTermMemory(store)
     return memory
@@ -43,8 +43,19 @@ def async_get_memory(hass: HomeAssistant) -> LongTermMemory:
 def async_setup_services(hass: HomeAssistant) -> None:
     """jarvis.remember, jarvis.forget and jarvis.clear_memory."""
 
-    def user_of(call: ServiceCall) -> str:
-        return str(call.data.get(ATTR_USER_ID) or HOUSEHOLD)
+    async def user_of(call: ServiceCall) -> str:
+        """Whose memory a call acts on: the caller's own; only an admin may name
+        another user or the household. A call with no user (an automation, a
+        script) acts on the household's unless it names one."""
+        named = call.data.get(ATTR_USER_ID)
+        if (caller_id := call.context.user_id) is None:
+            return str(named or HOUSEHOLD)
+        if named is None or named == caller_id:
+            return caller_id
+        caller = await hass.auth.async_get_user(caller_id)
+        if caller is None or not caller.is_admin:
+            raise Unauthorized(context=call.context)
+        return str(named)
 
     def text_of(call: ServiceCall) -> str:
         # A blank fact would be stored (or match everything when forgetting).
@@ -55,16 +66,17 @@ def async_setup_services(hass: HomeAssistant) -> None:
         return text
 
     async def remember(call: ServiceCall) -> ServiceResponse:
-        fact = await async_get_memory(hass).remember(user_of(call), text_of(call))
+        user = await user_of(call)
+        fact = await async_get_memory(hass).remember(user, text_of(call))
         return {"remembered": fact.text}
 
     async def forget(call: ServiceCall) -> ServiceResponse:
-        removed = await async_get_memory(hass).forget(user_of(call), text_of(call))
+        user = await user_of(call)
+        removed = await async_get_memory(hass).forget(user, text_of(call))
         return {"forgotten": removed}
 
     async def clear_memory(call: ServiceCall) -> ServiceResponse:
-        user = call.data.get(ATTR_USER_ID)
-        return {"forgotten": await async_get_memory(hass).clear(user)}
+        return {"forgotten": await async_get_memory(hass).clear(await user_of(call))}
 
     text_schema = vol.Schema(
         {vol.Required(ATTR_TEXT): cv.string, vol.Optional(ATTR_USER_ID): cv.string}

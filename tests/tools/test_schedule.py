@@ -8,6 +8,7 @@ from typing import Any
 from freezegun.api import FrozenDateTimeFactory
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import issue_registry as ir
 from homeassistant.setup import async_setup_component
 from homeassistant.util import dt as dt_util
 import pytest
@@ -170,3 +171,24 @@ async def test_restart_rearms_runs_recent_and_reports_old(
     ] == ["future"]
     await advance(hass, freezer, minutes=31)
     assert hass.states.get(lights[0]).state == "off"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"not": "a list"},
+        [{"id": "x", "when": "soon", "action": {}, "description": "?"}],
+        [{"id": "x"}],
+    ],
+)
+async def test_stored_actions_of_the_wrong_shape_are_set_aside(
+    hass: HomeAssistant, hass_storage: dict[str, Any], data: Any
+) -> None:
+    await setup_home(hass)
+    hass_storage[STORAGE_KEY] = {"version": 1, "key": STORAGE_KEY, "data": data}
+
+    assert await async_setup_component(hass, DOMAIN, {})
+
+    assert (await call_tool(hass, "list_scheduled"))["scheduled"] == []
+    assert hass_storage[f"{STORAGE_KEY}.bad"]["data"] == data
+    assert ir.async_get(hass).async_get_issue(DOMAIN, f"bad_store_{STORAGE_KEY}")

@@ -96,6 +96,19 @@ def memory_command(text: str) -> tuple[str, str] | None:
     return None
 
 
+def parse_facts(data: Any) -> dict[str, list[Fact]]:
+    """The facts of saved memory; raises TypeError or ValueError on a wrong shape."""
+    facts = data["facts"] if data else {}
+    if not isinstance(facts, dict):
+        raise TypeError("facts must be an object")
+    parsed: dict[str, list[Fact]] = {}
+    for user, items in facts.items():
+        if not isinstance(items, list):
+            raise TypeError("each user's facts must be a list")
+        parsed[str(user)] = [Fact(str(i["text"]), float(i["created"])) for i in items]
+    return parsed
+
+
 class LongTermMemory:
     """Facts per user, persisted through a backend."""
 
@@ -112,11 +125,7 @@ class LongTermMemory:
     async def _ensure_loaded(self) -> None:
         if self._loaded:
             return
-        data = await self._backend.async_load() or {}
-        self._facts = {
-            user: [Fact(**fact) for fact in facts]
-            for user, facts in data.get("facts", {}).items()
-        }
+        self._facts = parse_facts(await self._backend.async_load() or {})
         self._loaded = True
 
     async def _save(self) -> None:

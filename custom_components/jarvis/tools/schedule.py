@@ -20,11 +20,11 @@ from homeassistant.const import EVENT_HOMEASSISTANT_STOP
 from homeassistant.core import CALLBACK_TYPE, Context, Event, HomeAssistant, callback
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers.event import async_track_point_in_utc_time
-from homeassistant.helpers.storage import Store
 from homeassistant.util import dt as dt_util
 from homeassistant.util.ulid import ulid_now
 
 from ..const import DOMAIN
+from ..stores import CheckedStore
 from .services import ServiceAction, ToolError, async_run
 
 _LOGGER = logging.getLogger(__name__)
@@ -125,25 +125,29 @@ def _day(day: str, today: date) -> date | None:
     return parsed
 
 
+def _parse(data: Any) -> list[Scheduled]:
+    """Stored actions; raises on a wrong shape."""
+    if not isinstance(data, list):
+        raise TypeError("scheduled actions must be a list")
+    return [Scheduled.from_dict(item) for item in data]
+
+
 class Scheduler:
     """Stored actions, each armed with a timer."""
 
     def __init__(self, hass: HomeAssistant) -> None:
         """Nothing loaded yet."""
         self.hass = hass
-        self._store: Store[list[dict[str, Any]]] = Store(
-            hass, STORAGE_VERSION, STORAGE_KEY
-        )
+        self._store = CheckedStore(hass, STORAGE_VERSION, STORAGE_KEY, _parse)
         self._items: dict[str, Scheduled] = {}
         self._timers: dict[str, CALLBACK_TYPE] = {}
 
     async def async_start(self) -> None:
         """Load stored actions: arm future ones, run or report missed ones."""
-        stored = await self._store.async_load() or []
+        stored = _parse(await self._store.async_load() or [])
         now = dt_util.utcnow()
         missed: list[Scheduled] = []
-        for data in stored:
-            item = Scheduled.from_dict(data)
+        for item in stored:
             if item.when > now:
                 self._arm(item)
             elif now - item.when <= MISSED_GRACE:
@@ -163,8 +167,10 @@ class Scheduler:
     async def async_add(self, action: ServiceAction, when: datetime) -> Scheduled:
         """Store and arm an action."""
         item = Scheduled(ulid_now(), when, action, action.describe(self.hass))
-        self._arm(item)
+        # Saved before it is armed: an action that runs is never one lost on a crash.
+        self._items[item.id] = item
         await self._save()
+        self._arm(item)
         return item
 
     async def async_cancel(self, item_id: str) -> Scheduled | None:
