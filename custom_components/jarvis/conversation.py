@@ -28,8 +28,9 @@ from .const import (
 from .engine.loop import ToolCallRecord, TurnResult
 from .engine.persona import persona_name, with_name
 from .engine.phrases import FINAL_REPLY
+from .engine.results import failed
 from .entity import JarvisLLMEntity
-from .safety.holds import failed, run_calls
+from .safety.holds import run_calls
 from .tools.api import DATA_TOOLS
 from .tools.assist_guard import (
     guard_assist_tools,

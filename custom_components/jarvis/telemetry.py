@@ -25,6 +25,7 @@ from homeassistant.util import dt as dt_util
 from .const import LOGGER
 from .engine.loop import TurnResult
 from .engine.redact import redact
+from .engine.results import failed
 from .engine.types import JsonObject
 
 if TYPE_CHECKING:
@@ -129,11 +130,6 @@ def _tool_call(
     return call
 
 
-def _failed(result: Mapping[str, Any]) -> bool:
-    """As the loop judges a tool result."""
-    return "error" in result or result.get("success") is False
-
-
 def _user_text(chat_log: conversation.ChatLog) -> str:
     return next(
         (
@@ -183,7 +179,7 @@ def loop_record(
                 record.name,
                 record.arguments,
                 record.result,
-                success=not _failed(record.result),
+                success=not failed(record.result),
                 answered_by_engine=record.answered_by_engine,
             )
             for record in result.tool_calls

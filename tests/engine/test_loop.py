@@ -656,6 +656,21 @@ async def test_same_call_written_twice_runs_once_and_echoed_instruction_is_junk(
     assert result.text == "The kitchen light is on."
 
 
+async def test_the_same_native_call_twice_in_one_step_runs_once(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    light = ("HassTurnOn", {"name": "kitchen light"})
+    scripted_llm.script(
+        Reply(tool_calls=[light, light, ("HassTurnOn", {"name": "hall light"})]),
+        Reply(content="Both lights are on."),
+    )
+    host, calls = make_host()
+    result = await run_loop(client, host)
+
+    assert calls == [{"name": "kitchen light"}, {"name": "hall light"}]
+    assert result.text == "Both lights are on."
+
+
 async def test_router_always_offers_the_tools_it_is_told_to(
     client: LLMClient, scripted_llm: ScriptedLLMServer
 ) -> None:

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.jarvis.engine.loop import (
-    LoopSettings,
-    ProtocolMemory,
-    _temperature,
-)
+from custom_components.jarvis.engine.loop import LoopSettings, ProtocolMemory
+from custom_components.jarvis.engine.loop.settings import temperature
 from custom_components.jarvis.engine.modelsize import is_small_model, parameter_billions
 
 
@@ -39,6 +36,6 @@ def test_small_models_start_on_text_protocol_others_learn_it() -> None:
 
 
 def test_small_models_decode_greedily_unless_told_otherwise() -> None:
-    assert _temperature(LoopSettings(model="qwen2.5:0.5b")) == 0.0
-    assert _temperature(LoopSettings(model="qwen2.5:0.5b", temperature=0.7)) == 0.7
-    assert _temperature(LoopSettings(model="llama3.1:8b")) is None
+    assert temperature(LoopSettings(model="qwen2.5:0.5b")) == 0.0
+    assert temperature(LoopSettings(model="qwen2.5:0.5b", temperature=0.7)) == 0.7
+    assert temperature(LoopSettings(model="llama3.1:8b")) is None

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import logging
 import re
 import time
+from typing import Literal
 
 from .llm.base import ChatRequest, LLMClient, LLMError
 from .output import strip_think
@@ -86,7 +87,7 @@ class Plan:
     steps: list[PlanStep] = field(default_factory=list)
     # How the planning call went; no call was made when not attempted.
     attempted: bool = False
-    outcome: str = "ok"  # ok | unusable | llm_error
+    outcome: Literal["ok", "unusable", "llm_error"] = "ok"
     duration_s: float = 0.0
     prompt_tokens: int = 0
     completion_tokens: int = 0

@@ -44,6 +44,7 @@ from ..engine.phrases import (
     listed,
     phrase,
 )
+from ..engine.results import failed
 from .effects import Call
 
 TAINT_TTL = 3600.0  # seconds a conversation counts as having seen outside content
@@ -310,12 +311,3 @@ async def run_calls(
 
 def _error(code: str, text: str) -> JsonObjectType:
     return {"error": code, "error_text": text}
-
-
-def failed(result: JsonObjectType) -> bool:
-    """Whether a tool result reports a failure (an intent's error response too)."""
-    return (
-        "error" in result
-        or result.get("success") is False
-        or result.get("response_type") == "error"
-    )

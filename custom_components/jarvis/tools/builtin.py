@@ -424,9 +424,7 @@ def model_names(tools: Sequence[llm.Tool]) -> list[str]:
     """The names a model sees: without the namespace of merged APIs, and MCP
     tools without their server's where no other tool has their name (the 0.5B
     model passed over `server__tool` and searched for tools instead)."""
-    inner = [
-        tool.tool if isinstance(tool, llm.NamespacedTool) else tool for tool in tools
-    ]
+    inner = [innermost(tool) for tool in tools]
     own = [
         tool.tool.name if isinstance(tool, McpLlmTool) else tool.name for tool in inner
     ]
@@ -435,6 +433,13 @@ def model_names(tools: Sequence[llm.Tool]) -> list[str]:
         name if counts[name] == 1 else tool.name
         for tool, name in zip(inner, own, strict=True)
     ]
+
+
+def innermost(tool: llm.Tool) -> llm.Tool:
+    """The tool itself, inside a merged API's namespace and Jarvis's wrappers."""
+    while isinstance(tool, llm.NamespacedTool | WrappingTool):
+        tool = tool.tool if isinstance(tool, llm.NamespacedTool) else tool.wrapped
+    return tool
 
 
 def replace_tools(

@@ -1,0 +1,323 @@
+"""The reply loop: everything a turn needs before its first model step (stop
+requests, memory commands, the plan, recalled facts, the router's allow-list),
+then the turn itself (`turn.Turn`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+import json
+import re
+import time
+
+from ..budget import TokenEstimator
+from ..cache import ConversationCache
+from ..digest import digest_chars, tool_result_text
+from ..llm.base import LLMClient
+from ..memory import (
+    MEMORY_TOOLS,
+    Fact,
+    LongTermMemory,
+    memory_command,
+    memory_section,
+)
+from ..phrases import FORGOTTEN, NOTHING_TO_FORGET, REMEMBERED, STOPPED, phrase
+from ..planner import REPLY, Plan, PlanStep, make_plan
+from ..router import Route, ToolRouter, fits, is_question, is_small_talk
+from ..types import JsonObject, Message, ToolSpec
+from .host import StepHost, say_text
+from .records import LLMCallRecord, TurnResult
+from .settings import Engine, LoopSettings, ProtocolMemory
+from .turn import LookUp, Turn, call_words
+
+
+class ReplyLoop:
+    """Runs one user turn against a model with a set of tools."""
+
+    def __init__(
+        self,
+        client: LLMClient,
+        settings: LoopSettings,
+        protocols: ProtocolMemory | None = None,
+        memory: LongTermMemory | None = None,
+        estimator: TokenEstimator | None = None,
+        *,
+        cache: ConversationCache | None = None,
+    ) -> None:
+        self.engine = Engine(
+            client,
+            settings,
+            protocols or ProtocolMemory(),
+            memory,
+            estimator or TokenEstimator(),
+        )
+        self._settings = settings
+        self._memory = memory
+        # This conversation's planner, router and memory results.
+        self._cache = cache or ConversationCache()
+
+    async def run(
+        self,
+        *,
+        system_prompt: str,
+        history: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        host: StepHost,
+        language: str | None = None,
+        user: str = "household",
+        look_first: Sequence[LookUp] | None = None,
+    ) -> TurnResult:
+        """Answer the last user message in `history`.
+
+        `look_first` are calls the engine makes before the model's first step,
+        if their tool is offered: what the request asks about the home. Empty,
+        it says the request names nothing in the home; None, that the host
+        does not know.
+        """
+        started = time.monotonic()
+        if sum(1 for m in history if m.role == "user") <= 1:
+            self._cache.clear()  # a new conversation
+        history = since_last_stop(history)
+        request = next((m.content for m in reversed(history) if m.role == "user"), "")
+        if is_stop_request(request):
+            self._cache.clear()
+            result = TurnResult(text=phrase(STOPPED, language), ended="stopped")
+            await host.run_step(say_text(result.text))
+            return result
+        if self._memory is not None and (command := memory_command(request)):
+            return await self._memory_command(command, user, host, language, started)
+        hits: list[str] = []
+        plan = await self._plan(request, history, tools, hits)
+        limit = digest_chars(self._settings.model)
+        # A question that names no device or area may be one for memory.
+        home_free = look_first is not None and not look_first
+        memory_question = is_question(request) and (
+            home_free or _asks_not_acts(plan, tools, request)
+        )
+        if plan.reply_only:
+            tools = []
+        elif self._memory is not None and (
+            plan.needs_memory or not plan.steps or memory_question
+        ):
+            facts = await self._recall(user, request, hits)
+            if section := memory_section(facts, request, limit):
+                # After the stable part, so the server's prompt cache still hits.
+                system_prompt = f"{system_prompt}\n\n{section}"
+            # Memory has the answer to a question: offered tools only tempt a
+            # small model to look it up in the house instead.
+            tools = [] if section and memory_question else [*tools, *MEMORY_TOOLS]
+        if len(plan.tools) > 1:
+            system_prompt = f"{system_prompt}\n\n{plan.describe()}"
+        offered = list(tools)
+        reasons = {tool.name: "catalogue" for tool in tools}
+        if self._settings.tool_router and tools:
+            route = self._route(
+                _routing_text(history),
+                tools,
+                [
+                    *plan.tools,
+                    *failed_last_turn(history),
+                    *self._settings.always_offer,
+                ],
+                hits,
+            )
+            # Copies: the turn adds to them, the cached route stays as it was.
+            offered, reasons = list(route.tools), dict(route.reasons)
+            for name in plan.tools:
+                reasons[name] = "plan"
+        turn = Turn(
+            engine=self.engine,
+            system_prompt=system_prompt,
+            messages=_digested_history(history, limit),
+            tools={tool.name: tool for tool in offered},
+            catalogue=list(tools),
+            language=language,
+            request=request,
+            digest_limit=limit,
+        )
+        turn.result.tool_reasons = reasons
+        turn.result.cache_hits = hits
+        turn.result.plan = [f"{step.action}: {step.detail}" for step in plan.steps]
+        if plan.attempted:
+            turn.result.llm_calls += 1
+            turn.result.prompt_tokens += plan.prompt_tokens
+            turn.result.completion_tokens += plan.completion_tokens
+            turn.result.calls.append(
+                LLMCallRecord(
+                    "plan",
+                    "none",
+                    0,
+                    plan.prompt_tokens,
+                    plan.completion_tokens,
+                    None,
+                    plan.duration_s,
+                    plan.outcome,
+                )
+            )
+        turn.plan = plan
+        turn.user = user
+        turn.look_first = look_first or ()
+        await turn.run(host)
+        turn.result.duration = time.monotonic() - started
+        return turn.result
+
+    async def _plan(
+        self,
+        request: str,
+        history: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        hits: list[str],
+    ) -> Plan:
+        """The turn's plan: reply-only for small talk, else the planner's, once
+        per request and catalogue in a conversation."""
+        if self._settings.tool_router and is_small_talk(request):
+            # A reply-only plan, known without asking the model.
+            return Plan([PlanStep(REPLY, "small talk")])
+        if not (self._settings.planner and tools):
+            return Plan()
+        if (cached := self._cache.plan(request, tools)) is not None:
+            hits.append("plan")
+            return cached
+        plan = await make_plan(
+            self.engine.client,
+            self._settings.model,
+            request,
+            history[:-1],
+            tools,
+            time_limit=self._settings.planner_timeout,
+        )
+        self._cache.keep_plan(request, tools, plan)
+        return plan
+
+    async def _recall(self, user: str, request: str, hits: list[str]) -> list[Fact]:
+        """Facts for the request, recalled once per revision of the memory."""
+        assert self._memory is not None
+        revision = self._memory.revision
+        if (facts := self._cache.facts(user, request, revision)) is not None:
+            hits.append("memory")
+            return facts
+        facts = await self._memory.recall(user, request)
+        self._cache.keep_facts(user, request, revision, facts)
+        return facts
+
+    def _route(
+        self,
+        text: str,
+        tools: Sequence[ToolSpec],
+        keep: Sequence[str],
+        hits: list[str],
+    ) -> Route:
+        """The router's allow-list, once per text, catalogue and kept tools."""
+        if (cached := self._cache.route(text, tools, keep)) is not None:
+            hits.append("route")
+            return cached
+        route = ToolRouter().route(text, tools, keep=keep)
+        self._cache.keep_route(text, tools, keep, route)
+        return route
+
+    async def _memory_command(
+        self,
+        command: tuple[str, str],
+        user: str,
+        host: StepHost,
+        language: str | None,
+        started: float,
+    ) -> TurnResult:
+        """Remember or forget without the LLM: small models skip the tool."""
+        assert self._memory is not None
+        action, text = command
+        if action == "remember":
+            await self._memory.remember(user, text)
+            reply = phrase(REMEMBERED, language)
+        else:
+            removed = await self._memory.forget(user, text)
+            reply = phrase(FORGOTTEN if removed else NOTHING_TO_FORGET, language)
+        result = TurnResult(text=reply, protocol="text", ended="memory")
+        await host.run_step(say_text(reply))
+        result.duration = time.monotonic() - started
+        return result
+
+
+_STOP_RE = re.compile(
+    r"^\W*(?:stop|cancel|never ?mind|forget it|that's all|"
+    r"stopp|halt|abbrechen|vergiss es|egal|"
+    r"para|detente|cancela|olvídalo|déjalo|"
+    r"arrête|annule|laisse tomber|oublie ça)\W*$",
+    re.IGNORECASE,
+)
+
+
+def is_stop_request(text: str) -> bool:
+    """The user ends the conversation ("stop", "never mind", "vergiss es")."""
+    return bool(_STOP_RE.match(text.strip()))
+
+
+def since_last_stop(history: Sequence[Message]) -> list[Message]:
+    """History after the last stop request: a stopped conversation carries nothing over."""
+    for index in range(len(history) - 2, -1, -1):
+        if history[index].role == "user" and is_stop_request(history[index].content):
+            return list(history[index + 1 :])
+    return list(history)
+
+
+def _routing_text(history: Sequence[Message]) -> str:
+    """The request, with the previous one for follow-ups that name no verb."""
+    said = [m.content for m in history if m.role == "user"]
+    return " ".join(said[-2:])
+
+
+def _asks_not_acts(plan: Plan, tools: Sequence[ToolSpec], request: str) -> bool:
+    """A planned question that none of the plan's tools is backed by: the
+    planner of a small model plans device actions for "when is my mother's
+    birthday?"."""
+    if not plan.steps or not is_question(request):
+        return False
+    planned = set(plan.tools)
+    return not any(fits(tool, request) for tool in tools if tool.name in planned)
+
+
+def failed_last_turn(history: Sequence[Message]) -> list[str]:
+    """Tools whose call failed in the previous turn: the user may now add what
+    was missing ("which light?" - "the kitchen one")."""
+    users = [i for i, m in enumerate(history) if m.role == "user"]
+    if len(users) < 2:
+        return []
+    return [
+        m.name
+        for m in history[users[-2] : users[-1]]
+        if m.role == "tool" and m.name and '"error"' in m.content
+    ]
+
+
+def _digested_history(history: Sequence[Message], limit: int) -> list[Message]:
+    """Earlier tool results as the model read them in their own turn: long ones
+    digested again from the same words, so the prompt prefix stays the same."""
+    messages: list[Message] = []
+    request = ""
+    arguments: dict[str, JsonObject] = {}
+    for message in history:
+        if message.role == "user":
+            request = message.content
+        arguments.update({call.id: call.arguments for call in message.tool_calls})
+        result = _long_result(message, limit)
+        if result is None:
+            messages.append(message)
+            continue
+        words = call_words(request, arguments.get(message.tool_call_id or "", {}))
+        text = tool_result_text(
+            result, source=message.name or "tool", request=words, limit=limit
+        )
+        messages.append(
+            Message("tool", text, tool_call_id=message.tool_call_id, name=message.name)
+        )
+    return messages
+
+
+def _long_result(message: Message, limit: int) -> JsonObject | None:
+    """The result object of a tool message too long for the limit."""
+    if message.role != "tool" or len(message.content) <= limit:
+        return None
+    try:
+        result = json.loads(message.content)
+    except ValueError:
+        return None
+    return result if isinstance(result, dict) else None

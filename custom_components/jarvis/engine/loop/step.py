@@ -1,0 +1,318 @@
+"""One model step: an LLM call that streams safe text, then its tool calls."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Sequence
+from contextlib import aclosing
+import json
+import logging
+import re
+import time
+from typing import Literal, Protocol
+
+from ..budget import fit, over_limit, prompt_chars
+from ..llm.base import ChatRequest, LLMError, LLMToolsRejectedError, Usage
+from ..output import ReleaseGate, ThinkFilter, strip_think
+from ..phrases import LLM_UNAVAILABLE, phrase
+from ..redact import redact
+from ..speech import clean_for_speech
+from ..textproto import (
+    parse_text_reply,
+    render_messages_for_text_protocol,
+    render_tool_section,
+)
+from ..types import JsonObject, Message, ToolCall, ToolSpec
+from .host import Delta, StepStart, TextDelta, ToolCallDelta
+from .records import CallProtocol, LLMCallRecord, Purpose, Timing, TurnResult
+from .settings import Engine, temperature
+
+_LOGGER = logging.getLogger(__name__)
+
+# Room for what is added after fitting: protocol wrappers, an instruction.
+BUDGET_MARGIN_TOKENS = 192
+
+
+class StepTurn(Protocol):
+    """What a step needs of its turn."""
+
+    engine: Engine
+    system_prompt: str
+    messages: list[Message]
+    tools: dict[str, ToolSpec]
+    language: str | None
+    result: TurnResult
+
+    @property
+    def text_mode(self) -> bool:
+        """Whether the model is on the text tool protocol."""
+
+    async def guard(self, call: ToolCall) -> ToolCallDelta:
+        """A native call, checked."""
+
+    async def check_call(self, name: str, args: JsonObject) -> ToolCallDelta:
+        """A call written as text, checked."""
+
+
+class ModelStep:
+    """One LLM call: streams safe text, then the tool calls it made."""
+
+    def __init__(
+        self,
+        turn: StepTurn,
+        *,
+        tools_offered: bool,
+        instruction: str | None = None,
+        purpose: Purpose = "step",
+    ) -> None:
+        self._turn = turn
+        self._tools_offered = tools_offered
+        self._purpose = purpose
+        self._timings: list[Timing] = []
+        self._protocol: CallProtocol = "none"
+        # Appended to this request only, never kept in the conversation.
+        self._instruction = instruction
+        self._native_calls: list[ToolCall] = []
+        self.calls: list[ToolCallDelta] = []
+        self.outcome: Literal["ok", "llm_error", "junk"] = "ok"
+
+    async def deltas(self) -> AsyncIterator[Delta]:
+        turn = self._turn
+        yield StepStart()
+        try:
+            async for delta in self._stream():
+                if isinstance(delta, TextDelta):
+                    spoken = TextDelta(clean_for_speech(delta.text))
+                    turn.result.text += spoken.text
+                    yield spoken
+                else:
+                    yield delta
+        except (LLMError, TimeoutError) as err:
+            reason = str(err) or type(err).__name__
+            _LOGGER.warning("LLM call failed: %s", reason)
+            self.outcome = "llm_error"
+            turn.result.error = reason
+            apology = phrase(LLM_UNAVAILABLE, turn.language)
+            turn.result.text += apology
+            yield TextDelta(apology)
+        finally:
+            self._record_calls()
+
+    def _record_calls(self) -> None:
+        """One record per call made; a call the server refused tools on comes first."""
+        last = len(self._timings) - 1
+        for index, timing in enumerate(self._timings):
+            usage = timing.usage or Usage(0, 0)
+            self._turn.result.calls.append(
+                LLMCallRecord(
+                    self._purpose,
+                    "native" if index < last else self._protocol,
+                    len(self._turn.tools) if self._tools_offered else 0,
+                    usage.prompt_tokens,
+                    usage.completion_tokens,
+                    timing.first_token_s,
+                    timing.duration_s,
+                    self.outcome if index == last else "tools_rejected",
+                )
+            )
+
+    async def _stream(self) -> AsyncIterator[Delta]:
+        turn = self._turn
+        text_mode = turn.text_mode and self._tools_offered
+        gate = ReleaseGate(veto=self._echoes_instruction)
+        try:
+            async for text in self._consume(
+                await self._request(text_mode=text_mode), gate
+            ):
+                yield TextDelta(text)
+        except LLMToolsRejectedError:
+            if text_mode or not self._tools_offered:
+                raise
+            _LOGGER.info("Server rejected tools; switching to the text protocol")
+            turn.engine.protocols.use_text(turn.engine.settings.model)
+            turn.result.protocol_switch = "tools_rejected"
+            text_mode = True
+            gate = ReleaseGate(veto=self._echoes_instruction)
+            async for text in self._consume(await self._request(text_mode=True), gate):
+                yield TextDelta(text)
+        if self._tools_offered:
+            turn.result.protocol = "text" if text_mode else "native"
+            self._protocol = turn.result.protocol
+        _LOGGER.debug(
+            "Model replied (%s): %r, native calls: %s",
+            turn.result.protocol if self._tools_offered else "no tools",
+            redact(gate.released + gate.held),
+            self._native_calls,
+        )
+
+        parsed = parse_text_reply(strip_think(gate.held))
+        if self._native_calls:
+            # The same call twice in one step runs once (text calls too, below).
+            native: dict[str, ToolCall] = {}
+            for call in self._native_calls:
+                native.setdefault(call_key(call.name, call.arguments), call)
+            self.calls = [await turn.guard(call) for call in native.values()]
+        elif self._tools_offered and parsed.calls:
+            if not text_mode:
+                _LOGGER.info("Model wrote a tool call as text; using text protocol")
+                turn.engine.protocols.use_text(turn.engine.settings.model)
+                turn.result.protocol_switch = "call_as_text"
+                turn.result.protocol = "text"
+            self.calls = [
+                await turn.check_call(name, args)
+                for name, args in _distinct(parsed.calls)
+            ]
+        elif parsed.prose and not self._echoes_instruction(parsed.prose):
+            yield TextDelta(_joined(gate.released, parsed.prose))
+        elif not gate.released:
+            self.outcome = "junk"
+        for delta in self.calls:
+            yield delta
+
+    def _echoes_instruction(self, text: str) -> bool:
+        return _echoes(text, self._instruction)
+
+    async def _request(self, *, text_mode: bool) -> ChatRequest:
+        """The request, refitted if the server's tokenizer finds it too long."""
+        request = self._build_request(text_mode=text_mode)
+        engine = self._turn.engine
+        limit = (engine.settings.context_size or 0) - engine.settings.max_tokens
+        if limit > 0 and await over_limit(
+            engine.client, request, limit, engine.estimator
+        ):
+            request = self._build_request(text_mode=text_mode)
+        return request
+
+    def _build_request(self, *, text_mode: bool) -> ChatRequest:
+        turn = self._turn
+        settings = turn.engine.settings
+        system = turn.system_prompt
+        tools: list[ToolSpec] | None = None
+        if self._tools_offered and not text_mode:
+            tools = list(turn.tools.values())
+        elif self._tools_offered:
+            catalogue = render_tool_section(list(turn.tools.values()))
+            system = f"{system}\n\n{catalogue}"
+        messages = self._fitted(system, tools)
+        if not tools:
+            messages = render_messages_for_text_protocol(messages)
+        if settings.redact_prompts:
+            messages = [
+                Message(m.role, redact(m.content), m.tool_calls, m.tool_call_id, m.name)
+                if m.role == "user"
+                else m
+                for m in messages
+            ]
+        if self._instruction:
+            messages = [*messages, Message("user", self._instruction)]
+        return ChatRequest(
+            model=settings.model,
+            messages=[Message("system", system), *messages],
+            tools=tools,
+            max_tokens=settings.max_tokens,
+            num_ctx=settings.num_ctx,
+            keep_alive=settings.keep_alive,
+            think=settings.think,
+            temperature=temperature(settings),
+        )
+
+    def _fitted(self, system: str, tools: list[ToolSpec] | None) -> list[Message]:
+        """The turn's messages within the context budget (on engine messages, so
+        tool groups stay whole whatever protocol renders them)."""
+        turn = self._turn
+        settings = turn.engine.settings
+        if not settings.context_size:
+            return list(turn.messages)
+        fitted = fit(
+            system,
+            turn.messages,
+            tools or (),
+            budget=settings.context_size - settings.max_tokens - BUDGET_MARGIN_TOKENS,
+            estimator=turn.engine.estimator,
+        )
+        result = turn.result
+        result.shortened_results = max(
+            result.shortened_results, fitted.shortened_results
+        )
+        result.summarised_turns = max(result.summarised_turns, fitted.summarised_turns)
+        return fitted.messages
+
+    async def _consume(
+        self, request: ChatRequest, gate: ReleaseGate
+    ) -> AsyncIterator[str]:
+        """Stream one call, yielding text the gate releases.
+
+        The timeout bounds each wait for the server (the first token included,
+        which on a CPU can take a minute for a long prompt); `max_tokens` bounds
+        the rest. It wraps each read, never a yield, so it cancels only the
+        HTTP read (closing the stream) and not the consumer.
+        """
+        turn = self._turn
+        turn.result.llm_calls += 1
+        think = ThinkFilter()
+        started = time.monotonic()
+        first: float | None = None
+        usage: Usage | None = None
+        try:
+            async with aclosing(turn.engine.client.chat_stream(request)) as stream:
+                chunks = aiter(stream)
+                while True:
+                    async with asyncio.timeout(turn.engine.settings.call_timeout):
+                        try:
+                            chunk = await anext(chunks)
+                        except StopAsyncIteration:
+                            break
+                    if first is None and (chunk.content or chunk.tool_calls):
+                        first = time.monotonic() - started
+                    self._native_calls.extend(chunk.tool_calls)
+                    if chunk.usage:
+                        usage = chunk.usage
+                        self._count_usage(request, chunk.usage)
+                    if chunk.content and (
+                        released := gate.feed(think.feed(chunk.content))
+                    ):
+                        yield released
+            if released := gate.feed(think.flush()):
+                yield released
+        finally:
+            self._timings.append(Timing(first, time.monotonic() - started, usage))
+
+    def _count_usage(self, request: ChatRequest, usage: Usage) -> None:
+        turn = self._turn
+        turn.result.prompt_tokens += usage.prompt_tokens
+        turn.result.completion_tokens += usage.completion_tokens
+        turn.engine.estimator.calibrate(
+            prompt_chars(
+                request.messages[0].content, request.messages[1:], request.tools or ()
+            ),
+            usage.prompt_tokens,
+        )
+
+
+def call_key(name: str, arguments: JsonObject) -> str:
+    """What makes two calls the same call."""
+    return name + json.dumps(arguments, sort_keys=True, default=str)
+
+
+def _distinct(calls: Sequence[tuple[str, JsonObject]]) -> list[tuple[str, JsonObject]]:
+    """One of each call: small models sometimes write the same call several times."""
+    distinct: dict[str, tuple[str, JsonObject]] = {}
+    for name, args in calls:
+        distinct.setdefault(call_key(name, args), (name, args))
+    return list(distinct.values())
+
+
+def _echoes(reply: str, instruction: str | None) -> bool:
+    """Whether a reply parrots the engine's own instruction (small models do)."""
+    if not instruction:
+        return False
+    words = re.findall(r"\w+", instruction.lower())
+    said = " ".join(re.findall(r"\w+", reply.lower()))
+    return any(
+        " ".join(words[i : i + 4]) in said for i in range(max(0, len(words) - 3))
+    )
+
+
+def _joined(released: str, more: str) -> str:
+    """Continue already-shown text with the rest of the reply."""
+    return more if not released or released.endswith((" ", "\n")) else f" {more}"

@@ -1,0 +1,473 @@
+"""One user turn: look first, run the plan, then model steps, under one rule."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ..digest import MAX_RAW_CHARS, tool_result_text
+from ..memory import MEMORY_TOOLS
+from ..phrases import (
+    DID_FIELD,
+    DONE,
+    NOT_UNDERSTOOD,
+    DidPhrase,
+    did_reply,
+    final_reply,
+    phrase,
+)
+from ..planner import MEMORY, REPLY, Plan, PlanStep, grounded
+from ..results import failed
+from ..router import (
+    TOOL_SEARCH,
+    ToolRouter,
+    asked_part,
+    command_part,
+    fits,
+    is_question,
+)
+from ..textproto import (
+    new_call,
+    normalize_tool_name,
+    repair_arguments,
+    validate_arguments,
+)
+from ..types import JsonObject, Message, ToolCall, ToolSpec
+from .host import Delta, StepHost, ToolCallDelta, call_step, say_text
+from .records import Ended, Purpose, ToolCallRecord, TurnResult
+from .rule import AfterStep, StepOutcome, next_step
+from .settings import Engine
+from .step import ModelStep, call_key
+
+REPAIR_INSTRUCTION = (
+    "Answer the user's last message now in one or two short plain sentences, "
+    "in the user's language. Do not write JSON or call tools."
+)
+SUMMARY_INSTRUCTION = (
+    "Stop using tools now. In one short sentence, in the user's language, tell "
+    "the user truthfully what was done and what could not be done."
+)
+ANSWER_INSTRUCTION = (
+    "Now write your reply to the user: one short plain sentence, in the user's "
+    "language, saying what happened or what you found."
+)
+COMMAND_INSTRUCTION = (
+    "The states asked about are above. Now do the rest of the request with a "
+    'tool call: "{command}"'
+)
+MAX_TOOL_SEARCHES = 2  # per reply
+
+
+# A tool call by name and arguments.
+type LookUp = tuple[str, JsonObject]
+
+
+@dataclass
+class Turn:
+    """One user turn: its prompt, messages, offered tools and what it did."""
+
+    engine: Engine
+    system_prompt: str
+    messages: list[Message]
+    tools: dict[str, ToolSpec]
+    catalogue: list[ToolSpec]
+    language: str | None
+    result: TurnResult = field(default_factory=TurnResult)
+    searches: int = 0
+    user: str = "household"
+    plan: Plan = field(default_factory=Plan)
+    seen_calls: dict[str, JsonObject] = field(default_factory=dict)
+    call_count: int = 0
+    # The user's words this turn answers.
+    request: str = ""
+    # Characters a tool result may take before it is digested.
+    digest_limit: int = MAX_RAW_CHARS
+    look_first: Sequence[LookUp] = ()
+
+    @property
+    def text_mode(self) -> bool:
+        return self.engine.protocols.is_text(self.engine.settings.model)
+
+    async def run(self, host: StepHost) -> None:
+        """Look first, run the plan, then model steps until the rule ends it."""
+        looked = await self._look_first(host)
+        if self.text_mode and self.plan.tools and await self._run_plan(host):
+            return
+        # Text-protocol models re-shown their tools repeat the call: ask for
+        # the answer once a question has what it needs.
+        answer = looked and self.text_mode and is_question(self.request)
+        nudge: str | None = None
+        if looked and (command := command_part(self.request)):
+            # With the asked-about states in front of it, 1.5B answered the
+            # question and left the command ("dim the bed light") undone.
+            nudge = COMMAND_INSTRUCTION.format(command=command)
+        failed_steps = 0
+        steps = max(1, self.engine.settings.max_turns)
+        for index in range(steps):
+            step = ModelStep(
+                self,
+                tools_offered=bool(self.tools) and not answer,
+                instruction=ANSWER_INSTRUCTION if answer else nudge,
+                purpose="answer" if answer else "step",
+            )
+            results = await host.run_step(step.deltas())
+            records = self._record_calls(step.calls, results) if step.calls else []
+            if records:
+                all_failed = all(failed(r.result) for r in records)
+                failed_steps = failed_steps + 1 if all_failed else 0
+            done = [r.name for r in self.result.tool_calls if not failed(r.result)]
+            planned = self.plan.next_after(done)
+            after = AfterStep(
+                outcome=_outcome(step.outcome, records),
+                final_reply=any(final_reply(r.result) for r in records),
+                failed_steps=failed_steps,
+                text_mode=self.text_mode,
+                clean=not any(
+                    failed(r.result) or r.name == TOOL_SEARCH for r in records
+                ),
+                planned=planned is not None,
+                can_say_done=self._can_say_done(),
+                steps_left=steps - index - 1,
+            )
+            match next_step(after):
+                case "end":
+                    return
+                case "llm_error":
+                    self.result.ended = "llm_error"
+                    return
+                case "repair":
+                    await self._final_reply(host, REPAIR_INSTRUCTION, "not_understood")
+                    return
+                case "say_final_reply":
+                    await self._end_with_final_reply(host, records)
+                    return
+                case "give_up":
+                    # Small models retry a failing call forever; stop and say so.
+                    await self._final_reply(host, self._summary(), "tool_failures")
+                    return
+                case "say_done":
+                    await self._say_what_was_done(host)
+                    return
+                case "out_of_steps":
+                    await self._final_reply(host, self._summary(), "max_turns")
+                    return
+                case "next_plan_step":
+                    assert planned is not None
+                    answer = False
+                    nudge = f"Next step of the plan: {planned.action}" + (
+                        f" ({planned.detail})" if planned.detail else ""
+                    )
+                case "answer" | "step" as kind:
+                    answer, nudge = kind == "answer", None
+
+    async def _run_plan(self, host: StepHost) -> bool:
+        """Run the plan's tool steps without the chat model, then let it answer.
+
+        Text-protocol models pay a whole call per tool step and often fumble
+        it. The steps run in order while each resolves; a step that does not
+        (a guess of the planner's), or one that fails, leaves the rest of the
+        turn to the loop, which sees what ran. A question must not act on a
+        guess, so it is left to the loop. Returns whether the turn is answered.
+        """
+        if is_question(self.request):
+            return False
+        steps = [s for s in self.plan.steps if s.action not in (REPLY, MEMORY)]
+        for step in steps:
+            if (call := self._planned_call(step)) is None:
+                return False
+            delta = await self.guard(call)
+            results = await host.run_step(call_step(delta))
+            self.result.planned_calls += 1
+            records = self._record_calls([delta], results)
+            if await self._end_with_final_reply(host, records):
+                return True
+            if any(failed(r.result) for r in records):
+                return False
+        if not await self._say_what_was_done(host):
+            await self._final_reply(host, ANSWER_INSTRUCTION, "done", purpose="answer")
+        return True
+
+    def _can_say_done(self) -> bool:
+        """Whether every call of a command's turn says what it did (a
+        `DidPhrase`): asked to write that reply, 1.5B claimed actions no tool
+        had done ("The garage door is now open.")."""
+        calls = self.result.tool_calls
+        return (
+            asked_part(self.request) is None
+            and bool(calls)
+            and all(
+                isinstance(record.result.get(DID_FIELD), DidPhrase)
+                and not failed(record.result)
+                for record in calls
+            )
+        )
+
+    async def _say_what_was_done(self, host: StepHost) -> bool:
+        """End a command's turn by saying what its actions did, in Jarvis's
+        words, when each says. Returns whether it did."""
+        if not self._can_say_done():
+            return False
+        phrases = [
+            DidPhrase(record.result[DID_FIELD]) for record in self.result.tool_calls
+        ]
+        await host.run_step(say(did_reply(phrases, self.language), self))
+        self.result.ended = "done"
+        return True
+
+    def _offer(self, tool: ToolSpec, reason: str) -> None:
+        """Add a tool to this turn's allow-list, and say why."""
+        self.tools[tool.name] = tool
+        self.result.tool_reasons[tool.name] = reason
+
+    async def _look_first(self, host: StepHost) -> bool:
+        """Make the `look_first` calls before the model answers (small models
+        answer questions about the home from nothing: "it is 22 degrees").
+        Returns whether any ran, and all that ran worked."""
+        records: list[ToolCallRecord] = []
+        for name, args in self.look_first:
+            if name not in self.tools:
+                if (tool := find_tool(name, self.catalogue)) is None:
+                    continue
+                self._offer(tool, "looked up first")
+            self.call_count += 1
+            delta = await self.guard(new_call(self.call_count, name, args))
+            results = await host.run_step(call_step(delta))
+            records += self._record_calls([delta], results)
+        return bool(records) and not any(failed(record.result) for record in records)
+
+    def _planned_call(self, step: PlanStep) -> ToolCall | None:
+        """The concrete call of a plan step, if the request backs it: an offered
+        tool the router also picks for these words, arguments made of the
+        user's own words, valid for the tool's schema."""
+        tool = self.tools.get(step.action)
+        if (
+            tool is None
+            or step.arguments is None
+            or not fits(tool, self.request)
+            or not grounded(step.arguments, self.request)
+        ):
+            return None
+        self.call_count += 1
+        call, problem = self.resolve(
+            new_call(self.call_count, tool.name, step.arguments)
+        )
+        return None if problem else call
+
+    def _summary(self) -> str:
+        """The summary instruction, grounded in what the tools really did."""
+        outcomes = "; ".join(
+            f"{record.name}: "
+            + (
+                str(record.result.get("error_text") or "failed")
+                if failed(record.result)
+                else "ok"
+            )
+            for record in self.result.tool_calls[-6:]
+        )
+        return f"{SUMMARY_INSTRUCTION} Tool outcomes: {outcomes}."
+
+    def _record_calls(
+        self, calls: Sequence[ToolCallDelta], results: Mapping[str, JsonObject]
+    ) -> list[ToolCallRecord]:
+        self.messages.append(
+            Message("assistant", tool_calls=[delta.call for delta in calls])
+        )
+        records: list[ToolCallRecord] = []
+        for delta in calls:
+            result = delta.answer or results.get(
+                delta.call.id,
+                {"error": "no_result", "error_text": "Tool gave no result."},
+            )
+            if delta.answer is None:
+                self.seen_calls[call_key(delta.call.name, delta.call.arguments)] = (
+                    result
+                )
+            record = ToolCallRecord(
+                delta.call.name,
+                delta.call.arguments,
+                result,
+                answered_by_engine=delta.answer is not None,
+            )
+            records.append(record)
+            self.result.tool_calls.append(record)
+            content = tool_result_text(
+                result,
+                source=delta.call.name,
+                request=call_words(self.request, delta.call.arguments),
+                limit=self.digest_limit,
+            )
+            self.messages.append(
+                Message(
+                    "tool", content, tool_call_id=delta.call.id, name=delta.call.name
+                )
+            )
+        return records
+
+    async def _end_with_final_reply(
+        self, host: StepHost, records: Sequence[ToolCallRecord]
+    ) -> bool:
+        """Say the final reply a tool result gave, word for word, and end the
+        turn (the last one, if several did): no model call may reword it."""
+        replies = [text for record in records if (text := final_reply(record.result))]
+        if not replies:
+            return False
+        await host.run_step(say(replies[-1], self))
+        self.result.ended = "final_reply"
+        return True
+
+    async def _final_reply(
+        self,
+        host: StepHost,
+        instruction: str,
+        ended: Ended,
+        purpose: Purpose | None = None,
+    ) -> None:
+        """One tool-free call that must end in plain words, else a fixed reply."""
+        if purpose is None:
+            purpose = "repair" if instruction == REPAIR_INSTRUCTION else "summary"
+        step = ModelStep(
+            self, tools_offered=False, instruction=instruction, purpose=purpose
+        )
+        await host.run_step(step.deltas())
+        if step.outcome == "junk":
+            await host.run_step(say(self._fallback_text(), self))
+        self.result.ended = ended if step.outcome != "llm_error" else "llm_error"
+
+    def _fallback_text(self) -> str:
+        """What to say when the model cannot: "Done." only if every call worked."""
+        calls = self.result.tool_calls
+        succeeded = bool(calls) and not any(failed(record.result) for record in calls)
+        return phrase(DONE if succeeded else NOT_UNDERSTOOD, self.language)
+
+    async def check_call(self, name: str, args: JsonObject) -> ToolCallDelta:
+        """Turn a call the model made into a delta, answering bad calls with errors."""
+        self.call_count += 1
+        call = new_call(self.call_count, normalize_tool_name(name), args)
+        return await self.guard(call)
+
+    def _tool_search(self, call: ToolCall) -> ToolCallDelta:
+        """Widen this turn's tools with the best matches for the model's query."""
+        self.searches += 1
+        if self.searches > MAX_TOOL_SEARCHES:
+            return ToolCallDelta(
+                call,
+                {
+                    "error": "search_limit",
+                    "error_text": "No more tool searches in this reply; use the "
+                    "listed tools or answer the user.",
+                },
+            )
+        unseen = [tool for tool in self.catalogue if tool.name not in self.tools]
+        found = ToolRouter().search(str(call.arguments.get("query", "")), unseen)
+        for tool in found:
+            self._offer(tool, "tool search")
+        return ToolCallDelta(
+            call,
+            {
+                "tools": [
+                    {"name": tool.name, "description": tool.description}
+                    for tool in found
+                ],
+                "note": "These tools can be called now."
+                if found
+                else "No other tool fits; answer with what you have.",
+            },
+        )
+
+    async def guard(self, call: ToolCall) -> ToolCallDelta:
+        """Answer unknown tools, invalid arguments and repeats with a tool error."""
+        call, problem = self.resolve(call)
+        if problem is not None:
+            return ToolCallDelta(call, problem)
+        if call.name == TOOL_SEARCH:
+            return self._tool_search(call)
+        if call_key(call.name, call.arguments) in self.seen_calls:
+            return ToolCallDelta(
+                call,
+                {
+                    "error": "repeated_call",
+                    "error_text": f"{call.name} was already called with these "
+                    "arguments and its result is above. Use that result to "
+                    "answer the user; do not call it again.",
+                },
+            )
+        memory = self.engine.memory
+        if memory is not None and call.name in {t.name for t in MEMORY_TOOLS}:
+            return ToolCallDelta(
+                call,
+                await memory.answer_tool(
+                    self.user, call.name, call.arguments, self.request
+                ),
+            )
+        return ToolCallDelta(call)
+
+    def resolve(self, call: ToolCall) -> tuple[ToolCall, JsonObject | None]:
+        """The call with the offered tool's name and repaired arguments, and the
+        error that answers it when there is no such tool or they do not fit."""
+        name = normalize_tool_name(call.name)
+        tool = find_tool(name, self.tools.values())
+        # A tool the router left out but the model knows by name: what a
+        # tool_search would have offered, so it costs one search.
+        if (
+            tool is None
+            and self.searches < MAX_TOOL_SEARCHES
+            and (tool := find_tool(name, self.catalogue)) is not None
+        ):
+            self.searches += 1
+            self._offer(tool, "called by name")
+        if tool is None:
+            valid = ", ".join(self.tools) or "none"
+            return call, {
+                "error": "unknown_tool",
+                "error_text": f"There is no tool named '{call.name}'. "
+                f"Valid tools: {valid}.",
+            }
+        if tool.name == TOOL_SEARCH:
+            return ToolCall(call.id, tool.name, call.arguments), None
+        args = repair_arguments(
+            tool, {k: v for k, v in call.arguments.items() if v is not None and v != ""}
+        )
+        call = ToolCall(call.id, tool.name, args)
+        if problem := validate_arguments(tool, args):
+            return call, {
+                "error": "invalid_arguments",
+                "error_text": f"{tool.name}: {problem}.",
+            }
+        return call, None
+
+
+def call_words(request: str, arguments: JsonObject) -> str:
+    """What a tool result is matched against: the request and the call's values."""
+    values = " ".join(str(value) for value in arguments.values())
+    return f"{request} {values}"
+
+
+def find_tool(name: str, tools: Iterable[ToolSpec]) -> ToolSpec | None:
+    """The tool a model meant; models copy namespaces loosely
+    ("assistant__HassTurnOn" for HassTurnOn, "HassTurnOn" for "assist__HassTurnOn")."""
+    bare = name.rsplit("__", 1)[-1].lower()
+    return next(
+        (
+            tool
+            for tool in tools
+            if tool.name.lower() in (name.lower(), bare)
+            or tool.name.lower().endswith(f"__{bare}")
+        ),
+        None,
+    )
+
+
+async def say(text: str, turn: Turn) -> AsyncIterator[Delta]:
+    """A step of Jarvis's own words, kept as the turn's reply."""
+    turn.result.text += text
+    async for delta in say_text(text):
+        yield delta
+
+
+def _outcome(
+    step: Literal["ok", "llm_error", "junk"], records: Sequence[ToolCallRecord]
+) -> StepOutcome:
+    if step != "ok":
+        return step
+    return "calls" if records else "reply"

@@ -1,0 +1,72 @@
+"""The loop's next-step rule, alone, as a table."""
+
+from __future__ import annotations
+
+import pytest
+
+from custom_components.jarvis.engine.loop.rule import (
+    MAX_FAILED_STEPS,
+    AfterStep,
+    Next,
+    next_step,
+)
+
+CALLS = AfterStep(outcome="calls", steps_left=3)
+
+
+@pytest.mark.parametrize(
+    ("after", "expected"),
+    [
+        (AfterStep(outcome="reply"), "end"),
+        (AfterStep(outcome="llm_error", steps_left=5), "llm_error"),
+        (AfterStep(outcome="junk", steps_left=5), "repair"),
+        # A final reply wins over everything that could come after the calls.
+        (
+            AfterStep(outcome="calls", final_reply=True, failed_steps=9, planned=True),
+            "say_final_reply",
+        ),
+        (AfterStep(outcome="calls", failed_steps=MAX_FAILED_STEPS), "give_up"),
+        (
+            AfterStep(outcome="calls", failed_steps=MAX_FAILED_STEPS - 1, steps_left=1),
+            "step",
+        ),
+        # The plan goes on while there are steps, even if Jarvis could say it.
+        (
+            AfterStep(
+                outcome="calls",
+                planned=True,
+                text_mode=True,
+                clean=True,
+                can_say_done=True,
+                steps_left=2,
+            ),
+            "next_plan_step",
+        ),
+        (AfterStep(outcome="calls", planned=True, steps_left=0), "out_of_steps"),
+        (
+            AfterStep(
+                outcome="calls",
+                text_mode=True,
+                clean=True,
+                can_say_done=True,
+                steps_left=0,
+            ),
+            "say_done",
+        ),
+        # Native models write their own reply: no "done" phrase for them.
+        (
+            AfterStep(outcome="calls", clean=True, can_say_done=True, steps_left=2),
+            "step",
+        ),
+        (
+            AfterStep(outcome="calls", text_mode=True, clean=True, steps_left=2),
+            "answer",
+        ),
+        # A failed call or a tool search: the model gets its tools again.
+        (AfterStep(outcome="calls", text_mode=True, clean=False, steps_left=2), "step"),
+        (CALLS, "step"),
+        (AfterStep(outcome="calls", steps_left=0), "out_of_steps"),
+    ],
+)
+def test_next_step(after: AfterStep, expected: Next) -> None:
+    assert next_step(after) == expected
