@@ -31,7 +31,7 @@ from .engine.phrases import FINAL_REPLY
 from .engine.results import failed
 from .entity import JarvisLLMEntity
 from .safety.holds import run_calls
-from .tools.api import DATA_TOOLS
+from .tools.api import CURRENT_ENTRY, DATA_TOOLS
 from .tools.assist_guard import (
     guard_assist_tools,
     matcher_slots,
@@ -82,6 +82,18 @@ class JarvisConversationEntity(
         return MATCH_ALL
 
     async def _async_handle_message(
+        self,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+    ) -> conversation.ConversationResult:
+        """Answer with this agent's entry's tool options and MCP servers."""
+        token = CURRENT_ENTRY.set(self.entry)
+        try:
+            return await self._async_answer(user_input, chat_log)
+        finally:
+            CURRENT_ENTRY.reset(token)
+
+    async def _async_answer(
         self,
         user_input: conversation.ConversationInput,
         chat_log: conversation.ChatLog,

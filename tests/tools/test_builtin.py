@@ -5,14 +5,21 @@ from __future__ import annotations
 from homeassistant.components.homeassistant.exposed_entities import (
     async_expose_entity,
 )
+from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import area_registry as ar, entity_registry as er, llm
 import pytest
 
-from custom_components.jarvis.const import LLM_API_JARVIS
+from custom_components.jarvis.const import (
+    CONF_MODEL,
+    CONF_PREFER_LOCAL,
+    CONF_SENSITIVE,
+    LLM_API_JARVIS,
+)
 from custom_components.jarvis.tools.api import DATA_TOOLS
-from tests.scripted_llm import ScriptedLLMServer
+from tests.common import async_add_jarvis_agent
+from tests.scripted_llm import Reply, ScriptedLLMServer
 from tests.tools.conftest import (
     FRONT_DOOR,
     GARAGE,
@@ -23,6 +30,7 @@ from tests.tools.conftest import (
     setup_jarvis,
     tool_names,
 )
+from tests.tools.test_injection import converse, speech
 
 pytestmark = pytest.mark.usefixtures("jarvis_domain")
 
@@ -208,3 +216,35 @@ async def test_garage_and_configured_kinds(
     assert (await call_tool(hass, "call_service", unlock))["success"]
     assert hass.states.get(FRONT_DOOR).state == "unlocked"
     assert hass.data[DATA_TOOLS].settings().sensitive == {"garage_doors"}
+
+
+async def test_each_entrys_agents_follow_that_entrys_options(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """Two servers, two sets of options: neither leaks into the other's agents;
+    another agent using the `jarvis` API gets them combined the safe way."""
+    await setup_home(hass)
+    agent = {
+        CONF_MODEL: "test-model",
+        CONF_LLM_HASS_API: [llm.LLM_API_ASSIST, LLM_API_JARVIS],
+        CONF_PREFER_LOCAL: False,
+    }
+    _, guarded = await async_add_jarvis_agent(hass, scripted_llm.url, agent)
+    _, relaxed = await async_add_jarvis_agent(
+        hass, scripted_llm.url, agent, options={CONF_SENSITIVE: ["garage_doors"]}
+    )
+    unlock = {"domain": "lock", "service": "unlock", "entity_id": FRONT_DOOR}
+
+    scripted_llm.script(Reply(tool_calls=[("call_service", unlock)]))
+    asked = await converse(hass, guarded, "unlock the front door")
+    assert speech(asked) == "Shall I unlock Front Door?"
+    assert hass.states.get(FRONT_DOOR).state == "locked"
+
+    # Another agent using the `jarvis` API: every kind any entry guards.
+    assert (await call_tool(hass, "call_service", unlock))["confirmation_required"]
+    # The second entry's agent: its own options, not the first entry's.
+    scripted_llm.script(
+        Reply(tool_calls=[("call_service", unlock)]), Reply(content="Unlocked.")
+    )
+    await converse(hass, relaxed, "unlock the front door")
+    assert hass.states.get(FRONT_DOOR).state == "unlocked"

@@ -7,10 +7,12 @@ through the chat log, so Jarvis's tools show in the conversation trace.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 from homeassistant.util.hass_dict import HassKey
@@ -31,7 +33,7 @@ from ..engine.phrases import Deed
 from ..engine.untrusted import untrusted
 from ..safety.effects import Call
 from ..safety.holds import Runner, Safety, run_calls
-from ..safety.policy import assess
+from ..safety.policy import UNRESOLVED_RUN, assess
 from .builtin import (
     CalculateTool,
     CallServiceTool,
@@ -62,7 +64,7 @@ API_PROMPT = (
 
 @dataclass(frozen=True, slots=True)
 class ToolSettings:
-    """The tool options of the loaded Jarvis entries, combined."""
+    """The tool options of a Jarvis server entry."""
 
     web_search: bool = False
     search_url: str = ""
@@ -70,6 +72,25 @@ class ToolSettings:
         default_factory=lambda: frozenset(SENSITIVE_KINDS)
     )
     unresolved: str = DEFAULT_UNRESOLVED
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> ToolSettings:
+        """An entry's options; web search needs its provider's URL."""
+        url = str(options.get(CONF_SEARCH_URL) or "")
+        return cls(
+            web_search=bool(options.get(CONF_WEB_SEARCH)) and bool(url),
+            search_url=url,
+            sensitive=frozenset(options.get(CONF_SENSITIVE, SENSITIVE_KINDS)),
+            unresolved=str(options.get(CONF_UNRESOLVED, DEFAULT_UNRESOLVED)),
+        )
+
+
+# The entry whose agent is answering, set by Jarvis's conversation entity for
+# its turn: `LLMContext` carries no entry, and each entry's tools follow its
+# own options and MCP servers. Tool calls run in tasks that inherit it.
+CURRENT_ENTRY: ContextVar[ConfigEntry | None] = ContextVar(
+    f"{DOMAIN}_current_entry", default=None
+)
 
 
 class JarvisTools:
@@ -82,28 +103,36 @@ class JarvisTools:
         self.scheduler = Scheduler(hass)
 
     def settings(self) -> ToolSettings:
-        """Web search is on if an entry turned it on; guarded kinds are combined,
-        and unknown effects run only if every entry lets them."""
-        entries = self.hass.config_entries.async_loaded_entries(DOMAIN)
-        web = next((e for e in entries if e.options.get(CONF_WEB_SEARCH)), None)
-        sensitive: set[str] = set()
-        for entry in entries:
-            sensitive.update(entry.options.get(CONF_SENSITIVE, SENSITIVE_KINDS))
-        unresolved = {
-            entry.options.get(CONF_UNRESOLVED, DEFAULT_UNRESOLVED) for entry in entries
-        }
+        """The answering Jarvis agent's entry's options. Another agent that
+        chose the `jarvis` API gets them all combined the safe way: every kind
+        any entry guards, unknown effects asked unless every entry runs them,
+        web search only where every entry has it."""
+        if (entry := CURRENT_ENTRY.get()) is not None:
+            return ToolSettings.from_options(entry.options)
+        every = [
+            ToolSettings.from_options(entry.options)
+            for entry in self.hass.config_entries.async_loaded_entries(DOMAIN)
+        ]
+        if not every:
+            return ToolSettings()
+        searching = all(settings.web_search for settings in every)
         return ToolSettings(
-            web_search=web is not None and bool(web.options.get(CONF_SEARCH_URL)),
-            search_url=web.options.get(CONF_SEARCH_URL, "") if web else "",
-            sensitive=frozenset(sensitive if entries else SENSITIVE_KINDS),
-            unresolved=unresolved.pop() if len(unresolved) == 1 else DEFAULT_UNRESOLVED,
+            web_search=searching,
+            search_url=every[0].search_url if searching else "",
+            sensitive=frozenset().union(*(settings.sensitive for settings in every)),
+            unresolved=UNRESOLVED_RUN
+            if all(settings.unresolved == UNRESOLVED_RUN for settings in every)
+            else DEFAULT_UNRESOLVED,
         )
 
     def mcp_servers(self) -> list[McpServer]:
-        """The MCP servers of every loaded entry."""
+        """The MCP servers of the answering agent's entry (of every loaded
+        entry for another agent)."""
+        current = CURRENT_ENTRY.get()
         return [
             server
             for entry in self.hass.config_entries.async_loaded_entries(DOMAIN)
+            if current is None or entry.entry_id == current.entry_id
             for server in entry.runtime_data.mcp.values()
         ]
 
