@@ -24,12 +24,14 @@ CONF_MAX_TURNS: Final = "max_turns"
 CONF_NUM_CTX: Final = "num_ctx"
 CONF_KEEP_ALIVE: Final = "keep_alive"
 CONF_THINK: Final = "think"
+CONF_TURN_DEADLINE: Final = "turn_deadline"
 
 DEFAULT_AGENT_NAME: Final = "Jarvis"
 DEFAULT_MAX_TURNS: Final = 8
 DEFAULT_NUM_CTX: Final = 8192
 DEFAULT_KEEP_ALIVE: Final = -1  # seconds; -1 keeps the model loaded
 DEFAULT_THINK: Final = False
+DEFAULT_TURN_DEADLINE: Final = 60  # seconds
 MIN_NUM_CTX: Final = 2048
 MAX_NUM_CTX: Final = 131072
 

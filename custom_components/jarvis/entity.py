@@ -26,11 +26,12 @@ from .const import (
     CONF_PREFER_LOCAL,
     CONF_THINK,
     CONF_TOOL_ROUTER,
+    CONF_TURN_DEADLINE,
     DEFAULT_MAX_TURNS,
     DEFAULT_NUM_CTX,
+    DEFAULT_TURN_DEADLINE,
     DOMAIN,
     ENGINE_FEATURE_DEFAULTS,
-    TOOL_CONFIRM_ACTION,
 )
 from .engine.cache import ConversationCaches
 from .engine.loop import (
@@ -247,8 +248,7 @@ class JarvisLLMEntity(Entity):
             tool_router=self.feature(CONF_TOOL_ROUTER),
             planner=self.feature(CONF_PLANNER),
             context_size=int(data.get(CONF_NUM_CTX, DEFAULT_NUM_CTX)),
-            # A "yes" names no tool, yet must reach the pending action.
-            always_offer=(TOOL_CONFIRM_ACTION,),
+            turn_deadline=float(data.get(CONF_TURN_DEADLINE, DEFAULT_TURN_DEADLINE)),
         )
 
     async def _async_handle_chat_log(

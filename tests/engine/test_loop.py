@@ -26,6 +26,7 @@ from custom_components.jarvis.engine.phrases import (
     DONE,
     LLM_UNAVAILABLE,
     NOT_UNDERSTOOD,
+    TOO_SLOW,
     DidPhrase,
 )
 from custom_components.jarvis.engine.types import JsonObject, Message, ToolSpec
@@ -778,3 +779,37 @@ async def test_small_talk_gets_no_tools_with_the_router(
     assert result.llm_calls == 1
     assert not sent_tools(scripted_llm.chat_requests[0])
     assert result.plan == ["reply: small talk"]
+
+
+@pytest.mark.parametrize(
+    "slow",
+    [
+        # Trickles tokens: each arrives well within the per-read timeout.
+        Reply(content="The kitchen light is " + "very " * 200, piece_delay=0.05),
+        # Ignores max_tokens and never stops.
+        Reply(content="x" * 100_000, piece_delay=0.01),
+        # Sends nothing at all.
+        Reply(hang=True),
+    ],
+    ids=["trickle", "no_max_tokens", "hang"],
+)
+async def test_a_turn_ends_at_its_deadline_and_the_next_works(
+    client: LLMClient, scripted_llm: ScriptedLLMServer, slow: Reply
+) -> None:
+    scripted_llm.script(slow, Reply(content="The light is on."))
+    host, _ = make_host()
+    started = asyncio.get_running_loop().time()
+    result = await run_loop(client, host, turn_deadline=1.0)
+
+    assert asyncio.get_running_loop().time() - started < 3
+    assert result.ended == "deadline"
+    # What was said stays; with nothing said, Jarvis apologises.
+    assert result.text.strip()
+    if slow.hang:
+        assert result.text == TOO_SLOW["en"]
+    # The request was cancelled: the server saw the client leave.
+    await scripted_llm.wait_for_disconnects()
+
+    host, _ = make_host()
+    later = await run_loop(client, host)
+    assert later.text == "The light is on."

@@ -21,6 +21,8 @@ class Language:
     forgotten: str
     nothing_to_forget: str
     stopped: str
+    # A turn past its deadline that had said nothing yet.
+    too_slow: str
 
     # Actions held for the user's yes: the question before, the reply after.
     # Infinitive phrases for "Shall I ...?", by verb, with {target} and {position}.

@@ -14,6 +14,7 @@ LANGUAGE = Language(
     forgotten="Erledigt, ich habe es vergessen.",
     nothing_to_forget="Dazu hatte ich mir nichts gemerkt.",
     stopped="Okay.",
+    too_slow="Entschuldigung, das dauert zu lange. Bitte versuche es noch einmal.",
     to_do={
         "open": "{target} öffnen",
         "unlock": "{target} aufschließen",

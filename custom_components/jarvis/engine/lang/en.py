@@ -14,6 +14,7 @@ LANGUAGE = Language(
     forgotten="Done, I've forgotten it.",
     nothing_to_forget="I had nothing remembered about that.",
     stopped="Okay.",
+    too_slow="Sorry, that is taking me too long. Please try again.",
     to_do={
         "open": "open {target}",
         "unlock": "unlock {target}",

@@ -14,6 +14,7 @@ LANGUAGE = Language(
     forgotten="Hecho, lo he olvidado.",
     nothing_to_forget="No tenía nada guardado sobre eso.",
     stopped="Vale.",
+    too_slow="Lo siento, esto me está llevando demasiado tiempo. Inténtalo de nuevo.",
     to_do={
         "open": "abrir {target}",
         "unlock": "desbloquear {target}",

@@ -14,6 +14,7 @@ LANGUAGE = Language(
     forgotten="C'est fait, je l'ai oublié.",
     nothing_to_forget="Je n'avais rien retenu à ce sujet.",
     stopped="D'accord.",
+    too_slow="Désolé, cela me prend trop de temps. Réessayez, s'il vous plaît.",
     to_do={
         "open": "ouvrir {target}",
         "unlock": "déverrouiller {target}",

@@ -14,6 +14,7 @@ LANGUAGE = Language(
     forgotten="Fatto, l'ho dimenticato.",
     nothing_to_forget="Non avevo niente in memoria su questo.",
     stopped="Va bene.",
+    too_slow="Scusa, ci sto mettendo troppo. Riprova, per favore.",
     to_do={
         "open": "aprire {target}",
         "unlock": "sbloccare {target}",

@@ -11,6 +11,7 @@ LANGUAGE = Language(
     forgotten="Klaar, ik ben het vergeten.",
     nothing_to_forget="Daar had ik niets over onthouden.",
     stopped="Oké.",
+    too_slow="Sorry, dit duurt te lang. Probeer het nog eens.",
     to_do={
         "open": "{target} openen",
         "unlock": "{target} ontgrendelen",

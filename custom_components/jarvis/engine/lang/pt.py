@@ -14,6 +14,7 @@ LANGUAGE = Language(
     forgotten="Feito, esqueci.",
     nothing_to_forget="Não tinha nada guardado sobre isso.",
     stopped="Está bem.",
+    too_slow="Desculpe, isto está a demorar demasiado. Tente novamente.",
     to_do={
         "open": "abrir {target}",
         "unlock": "destrancar {target}",

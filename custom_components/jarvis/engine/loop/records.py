@@ -24,6 +24,7 @@ type Ended = Literal[
     "not_understood",
     "final_reply",
     "confirmation",
+    "deadline",
 ]
 
 

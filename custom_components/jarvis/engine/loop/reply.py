@@ -4,6 +4,7 @@ then the turn itself (`turn.Turn`)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 import json
 import re
@@ -20,14 +21,21 @@ from ..memory import (
     memory_command,
     memory_section,
 )
-from ..phrases import FORGOTTEN, NOTHING_TO_FORGET, REMEMBERED, STOPPED, phrase
+from ..phrases import (
+    FORGOTTEN,
+    NOTHING_TO_FORGET,
+    REMEMBERED,
+    STOPPED,
+    TOO_SLOW,
+    phrase,
+)
 from ..planner import REPLY, Plan, PlanStep, make_plan
 from ..router import Route, ToolRouter, fits, is_question, is_small_talk
 from ..types import JsonObject, Message, ToolSpec
 from .host import StepHost, say_text
 from .records import LLMCallRecord, TurnResult
 from .settings import Engine, LoopSettings, ProtocolMemory
-from .turn import LookUp, Turn, call_words
+from .turn import LookUp, Turn, call_words, say
 
 
 class ReplyLoop:
@@ -156,7 +164,15 @@ class ReplyLoop:
         turn.plan = plan
         turn.user = user
         turn.look_first = look_first or ()
-        await turn.run(host)
+        try:
+            async with asyncio.timeout(self._settings.turn_deadline):
+                await turn.run(host)
+        except TimeoutError:
+            # What was said stays; with nothing said, an apology.
+            turn.result.ended = "deadline"
+            turn.result.error = "turn deadline"
+            if not turn.result.text.strip():
+                await host.run_step(say(phrase(TOO_SLOW, language), turn))
         turn.result.duration = time.monotonic() - started
         return turn.result
 

@@ -22,6 +22,9 @@ class LoopSettings:
     think: bool | None = None
     temperature: float | None = None
     call_timeout: float = 120.0  # seconds the server may stay silent
+    # Seconds a whole turn may take: a server that trickles tokens or ignores
+    # max_tokens must not hold a satellite (the LLM request is cancelled).
+    turn_deadline: float = 60.0
     # Strip personal data and secrets from what the user says before the LLM.
     redact_prompts: bool = False
     # Offer a per-turn allow-list of tools instead of the whole catalogue.
