@@ -18,7 +18,12 @@ import pytest
 
 from bench.home_prompt import FLOORS, async_measure, home_section, plan
 from custom_components.jarvis.engine.budget import TokenEstimator
-from custom_components.jarvis.tools.home import HOME_HEADER, home_api, live_lookup
+from custom_components.jarvis.tools.home import (
+    HOME_HEADER,
+    compact_prompt,
+    home_api,
+    live_lookup,
+)
 from tests.scripted_llm import Reply, ScriptedLLMServer
 from tests.tools.conftest import llm_context, setup_home, setup_jarvis
 from tests.tools.test_injection import converse, tool_results
@@ -221,3 +226,11 @@ async def test_states_read_as_spoken(
     assert (await live("Bed Light"))["attributes"]["brightness"] == "40%"
     # Weather's "temperature" is what it is outside, not a setting.
     assert (await live("home"))["attributes"]["temperature"] == 12
+
+
+def test_a_reworded_home_assistant_prompt_is_kept_and_reported(
+    hass: HomeAssistant, caplog: pytest.LogCaptureFixture
+) -> None:
+    reworded = "You control a home.\nDevices:\n- names: Kitchen Light\n"
+    assert compact_prompt(hass, reworded, "conversation") == reworded
+    assert "has no 'Static Context" in caplog.text

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from operator import attrgetter
 from typing import Any
 
@@ -34,7 +34,7 @@ from homeassistant.util import yaml as yaml_util
 from homeassistant.util.json import JsonObjectType
 import voluptuous as vol
 
-from ..const import ASSISTANT
+from ..const import ASSISTANT, LOGGER
 from ..engine.loop import LookUp
 from ..engine.planner import folded_words
 from ..engine.router import asked_part
@@ -120,11 +120,25 @@ def home_overview(hass: HomeAssistant, assistant: str) -> str:
     return "\n".join(lines)
 
 
+@cache
+def _warn_unknown_prompt() -> None:
+    LOGGER.warning(
+        "Home Assistant's Assist prompt has no '%s' section; Jarvis sends it "
+        "as it is (longer for small models). Please report this with your "
+        "Home Assistant version",
+        HA_OVERVIEW,
+    )
+
+
 def compact_prompt(hass: HomeAssistant, prompt: str, assistant: str) -> str:
     """The prompt with Home Assistant's entity list swapped for the overview."""
     start = prompt.find(HA_OVERVIEW)
     if start == -1:
-        return prompt  # no exposed entities, or a Home Assistant that words it anew
+        if prompt != llm.NO_ENTITIES_PROMPT:
+            # A Home Assistant that words it anew: say so, once, instead of
+            # silently sending small models the whole entity list.
+            _warn_unknown_prompt()
+        return prompt
     lines = prompt[start:].split("\n")
     end = 1
     while end < len(lines) and lines[end].startswith(("- ", "  ")):
