@@ -50,6 +50,9 @@ INFORMING_DOMAINS = frozenset(
         "shopping_list",
     }
 )
+# Targetless services of acting domains that only store something: a scene
+# created (from states or a snapshot) sets nothing until it is turned on.
+STORING_SERVICES = frozenset({("scene", "create")})
 # Scripts that start scripts: deeper than this is treated as unknown.
 MAX_DEPTH = 5
 # Keys of a script step that hold conditions, triggers or values, not actions.
@@ -156,7 +159,10 @@ def resolve(hass: HomeAssistant, call: Call, depth: int = 0) -> Resolution:
     if call.domain == "script" and call.service not in _SCRIPT_SERVICES:
         entities.add(f"script.{call.service}")  # script.<name> runs that script
     if not entities:
-        if call.domain not in INFORMING_DOMAINS:
+        if (
+            call.domain not in INFORMING_DOMAINS
+            and (call.domain, call.service) not in STORING_SERVICES
+        ):
             resolution.unresolved.append(f"{call.domain}.{call.service}")
         return resolution
     for entity_id in sorted(entities):
