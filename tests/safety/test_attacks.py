@@ -10,12 +10,14 @@ the hold stored the exact call.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from datetime import timedelta
 import time
 from typing import Any, Literal
 from unittest.mock import patch
 
+from homeassistant.components.intent import async_register_timer_handler
 from homeassistant.core import HomeAssistant
 from homeassistant.util import dt as dt_util
 import pytest
@@ -650,3 +652,39 @@ async def test_a_yes_in_another_conversation_runs_nothing(
     await ask(hass, house.agent, "unlock the front door")
     await ask(hass, house.agent, "yes")
     assert changed(hass, before) == set()
+
+
+async def test_a_timers_command_unlocks_nothing_without_a_yes(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """HA gives a timer's command to its own agent when the timer ends (its
+    intent tool names no other), and that agent unlocks at once: the timer
+    waits for the yes."""
+    house = await setup_house(hass, scripted_llm)
+    satellite = house.satellites[0]
+    async_register_timer_handler(hass, satellite, lambda *_: None)
+    timer = (
+        "HassStartTimer",
+        {"seconds": 1, "conversation_command": "unlock the front door"},
+    )
+    scripted_llm.script(Reply(tool_calls=[timer]), Reply(content="Timer started."))
+    before = guarded(hass)
+    with logged_results(hass) as results:
+        first = await ask(
+            hass, house.agent, "set a timer for a second", device=satellite
+        )
+    assert results[0]["confirmation_required"], results
+    await _pass_real_second(hass)
+    assert changed(hass, before) == set()
+
+    # With the owner's yes the timer starts, and HA's agent unlocks at its end.
+    await ask(hass, house.agent, "yes", first["conversation_id"], device=satellite)
+    assert changed(hass, before) == set()
+    await _pass_real_second(hass)
+    assert changed(hass, before) == {FRONT_DOOR}
+
+
+async def _pass_real_second(hass: HomeAssistant) -> None:
+    """HA's timers wait in real time."""
+    await asyncio.sleep(1.2)
+    await hass.async_block_till_done(wait_background_tasks=True)

@@ -18,7 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hassil.recognize import RecognizeResult
-from homeassistant.components.conversation import DOMAIN as CONVERSATION_DOMAIN
+from homeassistant.components.conversation import (
+    DOMAIN as CONVERSATION_DOMAIN,
+    HOME_ASSISTANT_AGENT,
+    ConversationInput,
+)
+from homeassistant.components.conversation.agent_manager import get_agent_manager
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.core import Context, HomeAssistant, State, callback
 from homeassistant.helpers import intent, llm
@@ -34,7 +39,7 @@ from ..safety.holds import run_calls, user_text
 from ..safety.policy import assess
 from .api import DATA_TOOLS, JarvisTools
 from .builtin import WrappingTool, replace_tools
-from .deeds import deeds, describe
+from .deeds import deeds, describe, mentions
 from .targets import Answer, intent_constraints, repair_targets
 
 type Slots = dict[str, Any]
@@ -278,11 +283,15 @@ def target_deeds(
 
 
 class TimerGuardTool(WrappingTool):
-    """`HassStartTimer`, refusing a delayed command that is the request itself.
+    """`HassStartTimer`, whose delayed command is judged now as it will run.
 
-    When the timer ends, HA sends its command to the agent as a new request:
-    1.5B answered "start my car" with a timer running "start my car", which
-    would start the next timer, and so on without end.
+    When the timer ends, HA gives its command to its own agent (the intent
+    tool names no other), which acts at once: a command that unlocks, or that
+    a sentence trigger answers, waits for the user's yes like the action
+    itself, and after outside content one the user did not ask for waits too.
+    A command that is the request itself is refused: 1.5B answered "start my
+    car" with a timer running "start my car", which would start the next
+    timer, and so on without end.
     """
 
     def __init__(self, hub: JarvisTools, tool: llm.Tool, request: str) -> None:
@@ -296,11 +305,16 @@ class TimerGuardTool(WrappingTool):
         tool_input: llm.ToolInput,
         llm_context: llm.LLMContext,
     ) -> JsonObjectType:
-        """Start the timer, unless its command would come back as this request."""
+        """Start the timer, unless its command would come back as this request
+        or must wait for a yes."""
         command = tool_input.tool_args.get("conversation_command")
-        if isinstance(command, str) and folded_words(command) == folded_words(
-            self.request
-        ):
+
+        async def run() -> JsonObjectType:
+            return await self.wrapped.async_call(hass, tool_input, llm_context)
+
+        if not isinstance(command, str) or not command.strip():
+            return await run()
+        if folded_words(command) == folded_words(self.request):
             return {
                 "error": "repeats_request",
                 "error_text": "conversation_command runs later as a new request; "
@@ -308,7 +322,50 @@ class TimerGuardTool(WrappingTool):
                 "again. Nothing was started. Use it only for a command the user "
                 "asked to have done later.",
             }
-        return await self.wrapped.async_call(hass, tool_input, llm_context)
+        targets, unresolved = await _command_effects(hass, command, llm_context)
+        calls = [target.call for target in targets]
+        names = [command, *(target.state.name for target in targets)]
+        return await self.hub.async_act(
+            llm_context,
+            f"start a timer that runs '{command}' when it ends",
+            calls,
+            run=run,
+            after_yes=run,
+            unresolved=unresolved,
+            grounded=mentions(user_text(), names),
+        )
+
+
+async def _command_effects(
+    hass: HomeAssistant, command: str, llm_context: llm.LLMContext
+) -> tuple[list[Target], list[str]]:
+    """What HA's own agent will do with a command: the targets of the intent
+    its matcher finds, and a sentence trigger as an effect it cannot see."""
+    agent = get_agent_manager(hass).default_agent
+    if agent is None:
+        return [], [f"'{command}' (no default agent)"]
+    language = llm_context.language or hass.config.language
+    user_input = ConversationInput(
+        text=command,
+        context=llm_context.context or Context(),
+        conversation_id=None,
+        device_id=llm_context.device_id,
+        satellite_id=None,
+        language=language,
+        agent_id=HOME_ASSISTANT_AGENT,
+    )
+    if await agent.async_recognize_sentence_trigger(user_input):
+        return [], [f"'{command}' (sentence trigger)"]
+    if (result := await agent.async_recognize_intent(user_input)) is None:
+        return [], []  # HA's agent will not understand it either: nothing runs
+    reach = intent_targets(
+        hass,
+        result.intent.name,
+        matcher_slots(result),
+        assistant=CONVERSATION_DOMAIN,
+        language=language,
+    )
+    return reach.targets, []
 
 
 @callback
