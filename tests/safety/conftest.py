@@ -11,6 +11,7 @@ from homeassistant.components.conversation import async_converse
 from homeassistant.components.homeassistant.exposed_entities import (
     async_expose_entity,
 )
+from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import (
     area_registry as ar,
@@ -273,6 +274,7 @@ async def setup_house(
     llm_server: ScriptedLLMServer,
     mcp: StartMcp | None = None,
     options: dict[str, Any] | None = None,
+    mcp_title: str = "Test tools",
 ) -> House:
     """The demo home plus the entities above, everything guarded exposed."""
     await setup_home(hass)
@@ -302,7 +304,13 @@ async def setup_house(
         *hass.states.async_entity_ids(("script", "automation", "scene")),
     ]:
         async_expose_entity(hass, "conversation", entity_id, True)
-    subentries = [mcp_subentry((await mcp()).url)] if mcp else None
+    # The title is the server's own name: what the server calls itself
+    # reaches every one of its tools' descriptions.
+    subentries = (
+        [ConfigSubentryData(**{**mcp_subentry((await mcp()).url), "title": mcp_title})]
+        if mcp
+        else None
+    )
     await setup_jarvis(hass, llm_server, subentries=subentries, options=options)
     agent = next(
         e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
