@@ -183,7 +183,12 @@ def matcher_slots(result: RecognizeResult) -> Slots:
 
 @callback
 def sensitive_match(hass: HomeAssistant, result: RecognizeResult) -> list[Target]:
-    """What HA's matcher would run, if any of it needs the user's yes first."""
+    """What HA's matcher would run, if any of it needs the user's yes first.
+
+    A name several entities share is narrowed to the domain the matched
+    sentence requires ("open <name>" is said of covers: the Garage Door
+    Opener's cover, not its light); whether to ask is judged on them all.
+    """
     targets = intent_targets(
         hass,
         result.intent.name,
@@ -192,7 +197,13 @@ def sensitive_match(hass: HomeAssistant, result: RecognizeResult) -> list[Target
         language=hass.config.language,
     ).targets
     calls = [target.call for target in targets]
-    return targets if assess(hass, calls, _guarded_kinds(hass)).sensitive else []
+    if not assess(hass, calls, _guarded_kinds(hass)).sensitive:
+        return []
+    required = result.intent_data.requires_context.get("domain")
+    if not required:
+        return targets
+    domains = {required} if isinstance(required, str) else set(required)
+    return [t for t in targets if t.state.domain in domains] or targets
 
 
 class GuardedIntentTool(WrappingTool):
