@@ -14,7 +14,7 @@ the reply loop to speak (`phrases.DidPhrase`).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hassil.recognize import RecognizeResult
@@ -120,14 +120,19 @@ def intent_targets(
         language=language,
         assistant=assistant,
     )
-    match = intent.async_match_targets(hass, constraints)
+    # As HA's handler matches (it refuses a shared name), then with every
+    # entity the name reaches (`intent_constraints` allows them all).
+    match = intent.async_match_targets(
+        hass, replace(constraints, allow_duplicate_names=False)
+    )
     shared = (
         not match.is_match
         and match.no_match_reason == intent.MatchFailedReason.DUPLICATE_NAME
     )
     if shared:
-        constraints.allow_duplicate_names = True
-        match = intent.async_match_targets(hass, constraints)
+        match = intent.async_match_targets(
+            hass, replace(constraints, allow_duplicate_names=True)
+        )
     found = [
         target
         for state in match.states
