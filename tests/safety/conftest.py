@@ -257,14 +257,11 @@ async def _template_entities(hass: HomeAssistant) -> None:
         },
     )
     await hass.async_block_till_done()
-    await hass.services.async_call(
-        "lock", "lock", {"entity_id": SIDE_LOCK}, blocking=True
-    )
-    await hass.services.async_call(
-        "cover", "close_cover", {"entity_id": GATE}, blocking=True
-    )
-    await hass.services.async_call(
-        "alarm_control_panel", "alarm_arm_away", {"entity_id": ALARM}, blocking=True
+    await run_services(
+        hass,
+        ("lock.lock", SIDE_LOCK),
+        ("cover.close_cover", GATE),
+        ("alarm_control_panel.alarm_arm_away", ALARM),
     )
     assert hass.states.get(ALARM).state == "armed_away"
 
@@ -312,10 +309,23 @@ async def setup_house(
         else None
     )
     await setup_jarvis(hass, llm_server, subentries=subentries, options=options)
-    agent = next(
+    return House(jarvis_agent(hass), side, satellites)
+
+
+def jarvis_agent(hass: HomeAssistant) -> str:
+    """The Jarvis agent's entity id."""
+    return next(
         e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
     )
-    return House(agent, side, satellites)
+
+
+async def run_services(hass: HomeAssistant, *calls: tuple[str, str]) -> None:
+    """Set the house up: ("domain.service", entity id) each."""
+    for action, entity_id in calls:
+        domain, _, service = action.partition(".")
+        await hass.services.async_call(
+            domain, service, {"entity_id": entity_id}, blocking=True
+        )
 
 
 async def ask(

@@ -9,29 +9,21 @@ from dataclasses import dataclass
 from homeassistant.components.homeassistant.exposed_entities import (
     async_expose_entity,
 )
-from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import (
     area_registry as ar,
     device_registry as dr,
     entity_registry as er,
-    llm,
 )
 from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.jarvis.const import (
-    CONF_MODEL,
-    CONF_PREFER_LOCAL,
-    CONF_TOOL_ROUTER,
-    LLM_API_JARVIS,
-)
-from tests.common import async_add_jarvis_agent
 from tests.scripted_llm import Reply, ScriptedLLMServer
+from tests.tools.conftest import setup_jarvis
 from tests.tools.test_injection import speech
 
-from .conftest import ask
+from .conftest import ask, jarvis_agent, run_services
 
 pytestmark = pytest.mark.usefixtures("ha_core")
 
@@ -130,15 +122,11 @@ async def _devices(hass: HomeAssistant) -> None:
 
 
 async def _shut(hass: HomeAssistant) -> None:
-    for entity_id in (SMART_LOCK, FRONT_DOOR, ENTRY_LOCK, DEADBOLT):
-        await hass.services.async_call(
-            "lock", "lock", {"entity_id": entity_id}, blocking=True
-        )
-    await hass.services.async_call(
-        "cover", "close_cover", {"entity_id": OPENER}, blocking=True
-    )
-    await hass.services.async_call(
-        "light", "turn_off", {"entity_id": OPENER_LIGHT}, blocking=True
+    await run_services(
+        hass,
+        *(("lock.lock", e) for e in (SMART_LOCK, FRONT_DOOR, ENTRY_LOCK, DEADBOLT)),
+        ("cover.close_cover", OPENER),
+        ("light.turn_off", OPENER_LIGHT),
     )
 
 
@@ -164,17 +152,8 @@ def _house_states(hass: HomeAssistant) -> dict[str, str]:
 
 async def _agent(hass: HomeAssistant, server: ScriptedLLMServer, fast: bool) -> str:
     """A Jarvis agent, with HA's matcher first (`fast`) or the model only."""
-    _, agent_id = await async_add_jarvis_agent(
-        hass,
-        server.url,
-        {
-            CONF_MODEL: "test-model",
-            CONF_LLM_HASS_API: [llm.LLM_API_ASSIST, LLM_API_JARVIS],
-            CONF_PREFER_LOCAL: fast,
-            CONF_TOOL_ROUTER: False,
-        },
-    )
-    return agent_id
+    await setup_jarvis(hass, server, prefer_local=fast)
+    return jarvis_agent(hass)
 
 
 @dataclass(frozen=True, slots=True)
