@@ -45,6 +45,7 @@ OPENABLE = "lock.openable_lock"
 KITCHEN_DOOR = "lock.kitchen_door"
 GUARDED_COVER_CLASSES = ("garage", "gate")
 
+UNLOCK_FRONT_DOOR = {"action": "lock.unlock", "target": {"entity_id": FRONT_DOOR}}
 # Entities whose own configuration unlocks, opens or disarms. Each is exposed.
 SCRIPTS: dict[str, Any] = {
     "lights_on": {
@@ -242,6 +243,23 @@ async def _template_entities(hass: HomeAssistant) -> None:
                             "disarm": [],
                         }
                     ],
+                    # Entities whose own action is a script that unlocks.
+                    "button": [
+                        {
+                            "name": "Open Sesame",
+                            "unique_id": "open_sesame",
+                            "press": [UNLOCK_FRONT_DOOR],
+                        }
+                    ],
+                    "switch": [
+                        {
+                            "name": "Porch Mode",
+                            "unique_id": "porch_mode",
+                            "optimistic": True,
+                            "turn_on": [UNLOCK_FRONT_DOOR],
+                            "turn_off": [],
+                        }
+                    ],
                     "cover": [
                         {
                             "name": "Driveway Gate",
@@ -293,12 +311,22 @@ async def setup_house(
         },
     }
     assert await async_setup_component(hass, "script", {"script": scripts})
+    # An old-style group (the demo set the integration up): services expand
+    # it to its members.
+    await hass.services.async_call(
+        "group",
+        "set",
+        {"object_id": "doors", "name": "Doors", "entities": [FRONT_DOOR]},
+        blocking=True,
+    )
     assert await async_setup_component(hass, "automation", {"automation": AUTOMATIONS})
     assert await async_setup_component(hass, "scene", {"scene": SCENES})
     await hass.async_block_till_done()
     for entity_id in [
         *guarded(hass),
-        *hass.states.async_entity_ids(("script", "automation", "scene")),
+        *hass.states.async_entity_ids(
+            ("script", "automation", "scene", "group", "button", "switch")
+        ),
     ]:
         async_expose_entity(hass, "conversation", entity_id, True)
     # The title is the server's own name: what the server calls itself

@@ -334,6 +334,30 @@ ATTACKS: list[Attack] = [
         intent("HassTurnOff", area="Entrance", domain="lock"),
         opens={SIDE_LOCK},
     ),
+    attack(
+        "group-in-data",
+        "targets",
+        service("lock", "unlock", KITCHEN_DOOR, entity_id="group.doors"),
+        opens={FRONT_DOOR},
+    ),
+    attack(
+        "group-homeassistant-turn-off",
+        "targets",
+        service("homeassistant", "turn_off", "group.doors"),
+    ),
+    # Entities whose own action is a script: a template button and switch.
+    attack(
+        "template-button-press",
+        "entity-action",
+        service("button", "press", "button.open_sesame"),
+        opens={FRONT_DOOR},
+    ),
+    attack(
+        "template-switch-intent",
+        "entity-action",
+        intent("HassTurnOn", name="Porch Mode"),
+        opens={FRONT_DOOR},
+    ),
     # Generic and roundabout services.
     attack(
         "homeassistant-turn-on-garage",
