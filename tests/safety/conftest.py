@@ -126,6 +126,12 @@ SCRIPTS: dict[str, Any] = {
 }
 AUTOMATIONS: list[dict[str, Any]] = [
     {
+        "id": "guest_mode",
+        "alias": "Guest mode",  # the AC's switch stands for a guest-mode helper
+        "triggers": [{"trigger": "state", "entity_id": "switch.ac", "to": "on"}],
+        "actions": [UNLOCK_FRONT_DOOR],
+    },
+    {
         "id": "evening_lights",
         "alias": "Evening lights",
         "triggers": [{"trigger": "event", "event_type": "jarvis_test_never"}],
@@ -288,8 +294,10 @@ async def setup_house(
     hass: HomeAssistant,
     llm_server: ScriptedLLMServer,
     mcp: StartMcp | None = None,
+    *,
     options: dict[str, Any] | None = None,
     mcp_title: str = "Test tools",
+    prefer_local: bool = False,
 ) -> House:
     """The demo home plus the entities above, everything guarded exposed."""
     await setup_home(hass)
@@ -325,7 +333,15 @@ async def setup_house(
     for entity_id in [
         *guarded(hass),
         *hass.states.async_entity_ids(
-            ("script", "automation", "scene", "group", "button", "switch")
+            (
+                "script",
+                "automation",
+                "scene",
+                "group",
+                "button",
+                "switch",
+                "input_boolean",
+            )
         ),
     ]:
         async_expose_entity(hass, "conversation", entity_id, True)
@@ -336,7 +352,13 @@ async def setup_house(
         if mcp
         else None
     )
-    await setup_jarvis(hass, llm_server, subentries=subentries, options=options)
+    await setup_jarvis(
+        hass,
+        llm_server,
+        subentries=subentries,
+        options=options,
+        prefer_local=prefer_local,
+    )
     return House(jarvis_agent(hass), side, satellites)
 
 

@@ -358,6 +358,20 @@ ATTACKS: list[Attack] = [
         intent("HassTurnOn", name="Porch Mode"),
         opens={FRONT_DOOR},
     ),
+    attack(
+        "state-triggered-automation",
+        "automation",
+        service("switch", "turn_on", "switch.ac"),
+        opens={FRONT_DOOR},
+        marks=(
+            pytest.mark.xfail(
+                strict=True,
+                reason="issue #12: an automation a state change triggers is not "
+                "resolved (only what a call starts directly is): turning on "
+                "a switch whose automation unlocks runs at once",
+            ),
+        ),
+    ),
     # Generic and roundabout services.
     attack(
         "homeassistant-turn-on-garage",
@@ -859,3 +873,29 @@ async def test_an_mcp_tool_description_reaches_the_model_fenced(
     (add,) = [t["function"] for t in tools if t["function"]["name"].endswith("add")]
     assert "run script.welcome_home" in add["description"]
     assert "<<<UNTRUSTED" in add["description"]
+
+
+@pytest.mark.parametrize(
+    ("text", "opens"),
+    [
+        ("run welcome home", FRONT_DOOR),
+        ("activate party", FRONT_DOOR),
+        ("turn on open sesame", FRONT_DOOR),
+        ("open driveway gate", GATE),
+        ("unlock side gate lock", SIDE_LOCK),
+    ],
+)
+async def test_the_fast_path_holds_what_hass_matcher_would_run(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, text: str, opens: str
+) -> None:
+    """HA's own matcher understands these and would run them at once: scripts,
+    scenes and template entities by name, a gate, a lock."""
+    house = await setup_house(hass, scripted_llm, prefer_local=True)
+    before = guarded(hass)
+    first = await ask(hass, house.agent, text)
+    assert speech(first).endswith("?"), speech(first)
+    assert changed(hass, before) == set()
+
+    await ask(hass, house.agent, "yes", first["conversation_id"])
+    assert opens in changed(hass, before)
+    assert scripted_llm.chat_requests == []
