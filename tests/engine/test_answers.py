@@ -105,6 +105,7 @@ CASES: dict[str, list[tuple[str, Answer]]] = {
         ("accendi la luce in cucina", "other"),
     ],
     "nl": [
+        ("ik weet het niet", "unclear"),
         ("ja", "yes"),
         ("ja hoor", "yes"),
         ("doe maar", "yes"),

@@ -136,8 +136,10 @@ async def setup_jarvis(
     *,
     subentries: list[ConfigSubentryData] | None = None,
     options: dict[str, Any] | None = None,
+    prefer_local: bool = False,
 ) -> MockConfigEntry:
-    """A Jarvis entry whose agent uses Assist and the Jarvis tools."""
+    """A Jarvis entry whose agent uses Assist and the Jarvis tools (and HA's
+    matcher first if `prefer_local`)."""
     entry, _ = await async_add_jarvis_agent(
         hass,
         llm_server.url,
@@ -146,7 +148,7 @@ async def setup_jarvis(
             CONF_LLM_HASS_API: [llm.LLM_API_ASSIST, LLM_API_JARVIS],
             # The scripted model, not HA's intent matcher or the tool router,
             # decides which tool runs: the tests are about tools.
-            CONF_PREFER_LOCAL: False,
+            CONF_PREFER_LOCAL: prefer_local,
             CONF_TOOL_ROUTER: False,
         },
         *(subentries or []),

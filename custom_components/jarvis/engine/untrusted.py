@@ -23,15 +23,18 @@ def fence_open(source: str) -> str:
     return f"<<<UNTRUSTED source={source}"
 
 
-def untrusted(source: str, text: str) -> JsonObject:
-    """Fence text from outside the house; fence markers inside it are defused."""
+def fenced(source: str, text: str, limit: int = MAX_UNTRUSTED_CHARS) -> str:
+    """Text from outside the house between fence lines; fence markers inside
+    it are defused, and it is cut at `limit` characters."""
     clean = text.replace("<<<", "‹‹‹").replace(">>>", "›››")
-    if len(clean) > MAX_UNTRUSTED_CHARS:
-        clean = clean[:MAX_UNTRUSTED_CHARS] + "…(truncated)"
-    return {
-        UNTRUSTED_KEY: f"{fence_open(source)}\n{clean}\n{FENCE_CLOSE}",
-        "note": UNTRUSTED_NOTE,
-    }
+    if len(clean) > limit:
+        clean = clean[:limit] + "…(truncated)"
+    return f"{fence_open(source)}\n{clean}\n{FENCE_CLOSE}"
+
+
+def untrusted(source: str, text: str) -> JsonObject:
+    """A tool result of outside text, fenced, with a note for the model."""
+    return {UNTRUSTED_KEY: fenced(source, text), "note": UNTRUSTED_NOTE}
 
 
 def fenced_source(result: JsonObject) -> str | None:

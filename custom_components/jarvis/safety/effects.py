@@ -4,7 +4,8 @@ A call is resolved the way Home Assistant itself resolves it
 (`helpers.target`: entity, device, area, floor and label ids, in the target
 or in the data, groups expanded), and then through what it starts: a
 script's or an automation's actions (read from their configuration, step by
-step, the same way), a scene's entities and the states it sets. What cannot
+step, the same way), a template entity's own actions, a scene's entities and
+the states it sets. What cannot
 be known before it runs (a templated action or target, an event, a service
 that acts outside Home Assistant) is reported as unresolved, never guessed.
 """
@@ -25,6 +26,7 @@ from homeassistant.const import (
 )
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er, target as ha_target
+from homeassistant.helpers.template import Template
 
 TARGET_KEYS = (
     ATTR_ENTITY_ID,
@@ -50,6 +52,9 @@ INFORMING_DOMAINS = frozenset(
         "shopping_list",
     }
 )
+# Targetless services of acting domains that only store something: a scene
+# created (from states or a snapshot) sets nothing until it is turned on.
+STORING_SERVICES = frozenset({("scene", "create")})
 # Scripts that start scripts: deeper than this is treated as unknown.
 MAX_DEPTH = 5
 # Keys of a script step that hold conditions, triggers or values, not actions.
@@ -156,7 +161,10 @@ def resolve(hass: HomeAssistant, call: Call, depth: int = 0) -> Resolution:
     if call.domain == "script" and call.service not in _SCRIPT_SERVICES:
         entities.add(f"script.{call.service}")  # script.<name> runs that script
     if not entities:
-        if call.domain not in INFORMING_DOMAINS:
+        if (
+            call.domain not in INFORMING_DOMAINS
+            and (call.domain, call.service) not in STORING_SERVICES
+        ):
             resolution.unresolved.append(f"{call.domain}.{call.service}")
         return resolution
     for entity_id in sorted(entities):
@@ -182,18 +190,54 @@ def _on_entity(
         return _actions_of(hass, entity_domain, entity_id, depth + 1)
     if entity_domain == "scene" and service == "turn_on":
         return _scene(hass, entity_id)
-    return Resolution([Effect(entity_id, service, data)])
+    resolution = Resolution([Effect(entity_id, service, data)])
+    resolution.extend(_own_actions(hass, entity_id, depth + 1))
+    return resolution
+
+
+def _entity(hass: HomeAssistant, domain: str, entity_id: str) -> Any:
+    """The entity object, from its domain's entity component."""
+    component = hass.data.get(domain)
+    get_entity = getattr(component, "get_entity", None)
+    return get_entity(entity_id) if callable(get_entity) else None
 
 
 def _component_config(
     hass: HomeAssistant, domain: str, entity_id: str
 ) -> Mapping[str, Any] | None:
     """A script's or automation's configuration as the user wrote it."""
-    component = hass.data.get(domain)
-    get_entity = getattr(component, "get_entity", None)
-    entity = get_entity(entity_id) if callable(get_entity) else None
-    config = getattr(entity, "raw_config", None)
+    config = getattr(_entity(hass, domain, entity_id), "raw_config", None)
     return config if isinstance(config, Mapping) else None
+
+
+def _own_actions(hass: HomeAssistant, entity_id: str, depth: int) -> Resolution:
+    """What an entity that runs actions of its own does when it acts (a
+    template button's press, a template switch's turn_on, …): all of them,
+    as any service on it may start one. Home Assistant's template entities
+    keep them as scripts (`_action_scripts`); other entities have none."""
+    entity = _entity(hass, entity_id.partition(".")[0], entity_id)
+    scripts = getattr(entity, "_action_scripts", None)
+    resolution = Resolution()
+    if not isinstance(scripts, Mapping) or not scripts:
+        return resolution
+    if depth > MAX_DEPTH:
+        return Resolution(unresolved=[f"{entity_id} (nested too deep)"])
+    for script in scripts.values():
+        for step in _steps(_as_written(getattr(script, "sequence", None))):
+            resolution.extend(_step(hass, entity_id, step, depth))
+    return resolution
+
+
+def _as_written(value: Any) -> Any:
+    """A validated configuration with its templates as their source text (a
+    static one is plain text; one with braces counts as templated)."""
+    if isinstance(value, Template):
+        return value.template
+    if isinstance(value, list):
+        return [_as_written(item) for item in value]
+    if isinstance(value, Mapping):
+        return {key: _as_written(item) for key, item in value.items()}
+    return value
 
 
 def _actions_of(

@@ -14,12 +14,17 @@ the reply loop to speak (`phrases.DidPhrase`).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 import json
 from typing import Any
 
 from hassil.recognize import RecognizeResult
-from homeassistant.components.conversation import DOMAIN as CONVERSATION_DOMAIN
+from homeassistant.components.conversation import (
+    DOMAIN as CONVERSATION_DOMAIN,
+    HOME_ASSISTANT_AGENT,
+    ConversationInput,
+)
+from homeassistant.components.conversation.agent_manager import get_agent_manager
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.core import Context, HomeAssistant, State, callback
 from homeassistant.helpers import intent, llm
@@ -117,14 +122,19 @@ def intent_targets(
         language=language,
         assistant=assistant,
     )
-    match = intent.async_match_targets(hass, constraints)
+    # As HA's handler matches (it refuses a shared name), then with every
+    # entity the name reaches (`intent_constraints` allows them all).
+    match = intent.async_match_targets(
+        hass, replace(constraints, allow_duplicate_names=False)
+    )
     shared = (
         not match.is_match
         and match.no_match_reason == intent.MatchFailedReason.DUPLICATE_NAME
     )
     if shared:
-        constraints.allow_duplicate_names = True
-        match = intent.async_match_targets(hass, constraints)
+        match = intent.async_match_targets(
+            hass, replace(constraints, allow_duplicate_names=True)
+        )
     found = [
         target
         for state in match.states
@@ -180,7 +190,12 @@ def matcher_slots(result: RecognizeResult) -> Slots:
 
 @callback
 def sensitive_match(hass: HomeAssistant, result: RecognizeResult) -> list[Target]:
-    """What HA's matcher would run, if any of it needs the user's yes first."""
+    """What HA's matcher would run, if any of it needs the user's yes first.
+
+    A name several entities share is narrowed to the domain the matched
+    sentence requires ("open <name>" is said of covers: the Garage Door
+    Opener's cover, not its light); whether to ask is judged on them all.
+    """
     targets = intent_targets(
         hass,
         result.intent.name,
@@ -189,7 +204,13 @@ def sensitive_match(hass: HomeAssistant, result: RecognizeResult) -> list[Target
         language=hass.config.language,
     ).targets
     calls = [target.call for target in targets]
-    return targets if assess(hass, calls, _guarded_kinds(hass)).sensitive else []
+    if not assess(hass, calls, _guarded_kinds(hass)).sensitive:
+        return []
+    required = result.intent_data.requires_context.get("domain")
+    if not required:
+        return targets
+    domains = {required} if isinstance(required, str) else set(required)
+    return [t for t in targets if t.state.domain in domains] or targets
 
 
 class GuardedIntentTool(WrappingTool):
@@ -280,13 +301,16 @@ def target_deeds(
 
 
 class TimerGuardTool(WrappingTool):
-    """`HassStartTimer`, whose delayed command must be the user's own.
+    """`HassStartTimer`, whose delayed command is the user's own and is judged
+    now as it will run.
 
-    When the timer ends, HA sends its command to the agent as a new request,
-    in a conversation that never saw this turn's tool results: a command that
-    only a web page or an MCP result asked for would run with nobody there to
-    check it. And 1.5B answered "start my car" with a timer running "start my
-    car", which would start the next timer, and so on without end.
+    When the timer ends, HA gives its command to its own agent (the intent
+    tool names no other), which acts at once, in a conversation that never saw
+    this turn's tool results: a command must be in the user's own words, and
+    one that unlocks, or that a sentence trigger answers, waits for the user's
+    yes like the action itself. A command that is the request itself is
+    refused: 1.5B answered "start my car" with a timer running "start my car",
+    which would start the next timer, and so on without end.
     """
 
     def __init__(self, hub: JarvisTools, tool: llm.Tool, request: str) -> None:
@@ -301,10 +325,14 @@ class TimerGuardTool(WrappingTool):
         llm_context: llm.LLMContext,
     ) -> JsonObjectType:
         """Start the timer, unless its command would come back as this request
-        or is not what the user said."""
+        or must wait for a yes."""
         command = tool_input.tool_args.get("conversation_command")
-        if not isinstance(command, str) or not command.strip():
+
+        async def run() -> JsonObjectType:
             return await self.wrapped.async_call(hass, tool_input, llm_context)
+
+        if not isinstance(command, str) or not command.strip():
+            return await run()
         if folded_words(command) == folded_words(self.request):
             return {
                 "error": "repeats_request",
@@ -319,7 +347,48 @@ class TimerGuardTool(WrappingTool):
                 "error_text": "Nothing was started: conversation_command must be "
                 "a command in the user's own words of this request.",
             }
-        return await self.wrapped.async_call(hass, tool_input, llm_context)
+        targets, unresolved = await _command_effects(hass, command, llm_context)
+        calls = [target.call for target in targets]
+        return await self.hub.async_act(
+            llm_context,
+            f"start a timer that runs '{command}' when it ends",
+            calls,
+            run=run,
+            after_yes=run,
+            unresolved=unresolved,
+        )
+
+
+async def _command_effects(
+    hass: HomeAssistant, command: str, llm_context: llm.LLMContext
+) -> tuple[list[Target], list[str]]:
+    """What HA's own agent will do with a command: the targets of the intent
+    its matcher finds, and a sentence trigger as an effect it cannot see."""
+    agent = get_agent_manager(hass).default_agent
+    if agent is None:
+        return [], [f"'{command}' (no default agent)"]
+    language = llm_context.language or hass.config.language
+    user_input = ConversationInput(
+        text=command,
+        context=llm_context.context or Context(),
+        conversation_id=None,
+        device_id=llm_context.device_id,
+        satellite_id=None,
+        language=language,
+        agent_id=HOME_ASSISTANT_AGENT,
+    )
+    if await agent.async_recognize_sentence_trigger(user_input):
+        return [], [f"'{command}' (sentence trigger)"]
+    if (result := await agent.async_recognize_intent(user_input)) is None:
+        return [], []  # HA's agent will not understand it either: nothing runs
+    reach = intent_targets(
+        hass,
+        result.intent.name,
+        matcher_slots(result),
+        assistant=CONVERSATION_DOMAIN,
+        language=language,
+    )
+    return reach.targets, []
 
 
 # HA's tools whose results carry text other people write: calendar events

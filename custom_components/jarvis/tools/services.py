@@ -137,6 +137,12 @@ async def async_resolve(hass: HomeAssistant, args: Mapping[str, Any]) -> Service
         entity_ids += _on_floor(hass, str(floor), domain, exposed)
     entity_ids = list(dict.fromkeys(entity_ids))
 
+    data = args.get("data") or {}
+    if not isinstance(data, Mapping):
+        raise ToolError("data must be an object of service fields.")
+    entity_ids += _data_targets(hass, domain, data, exposed)
+    entity_ids = list(dict.fromkeys(entity_ids))
+    data = {key: value for key, value in data.items() if key not in TARGET_KEYS}
     wrong = [e for e in entity_ids if e.split(".")[0] != domain]
     if wrong and domain not in GENERIC_DOMAINS and hass.states.async_entity_ids(domain):
         raise ToolError(
@@ -149,12 +155,6 @@ async def async_resolve(hass: HomeAssistant, args: Mapping[str, Any]) -> Service
         raise ToolError(
             f"{domain}.{service} needs a target: give entity_id, area or floor."
         )
-    data = args.get("data") or {}
-    if not isinstance(data, Mapping):
-        raise ToolError("data must be an object of service fields.")
-    entity_ids += _data_targets(hass, domain, data, exposed)
-    entity_ids = list(dict.fromkeys(entity_ids))
-    data = {key: value for key, value in data.items() if key not in TARGET_KEYS}
     return ServiceAction(domain, service, tuple(entity_ids), data)
 
 

@@ -60,8 +60,8 @@ LANGUAGE = Language(
     no=words("nee, neen, nope, annuleer, annuleren, stop, laat maar"),
     negations=words("niet, geen, nooit"),
     hedges=words(
-        "misschien, weet niet, weet ik niet, geen idee, niet zeker, wacht, "
-        "wacht even, momentje, hoe bedoel je"
+        "misschien, weet niet, weet het niet, weet ik niet, geen idee, "
+        "niet zeker, wacht, wacht even, momentje, hoe bedoel je"
     ),
     questions=words("wat, welke, welk, wie, waar, waarom, hoe"),
     polite=words("alsjeblieft, alstublieft, dank je, dank u, bedankt, hoor"),

@@ -1,0 +1,339 @@
+"""The other side of issue #12: a sensitive command the user confirms always
+runs, even where names are shared the way real devices share them, and with
+no LLM call where Home Assistant's own matcher understands it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from homeassistant.components.homeassistant.exposed_entities import (
+    async_expose_entity,
+)
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import (
+    area_registry as ar,
+    device_registry as dr,
+    entity_registry as er,
+)
+from homeassistant.setup import async_setup_component
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from tests.scripted_llm import Reply, ScriptedLLMServer
+from tests.tools.conftest import setup_jarvis
+from tests.tools.test_injection import speech
+
+from .conftest import ask, jarvis_agent, run_services
+
+pytestmark = pytest.mark.usefixtures("ha_core")
+
+SMART_LOCK = "lock.smart_lock"
+SMART_LOCK_SENSOR = "binary_sensor.smart_lock"
+OPENER = "cover.garage_door_opener"
+OPENER_LIGHT = "light.garage_door_opener"
+OPENER_SENSOR = "sensor.garage_door_opener"
+FRONT_DOOR = "lock.front_door"
+ENTRY_LOCK = "lock.entry_lock"
+DEADBOLT = "lock.deadbolt"  # in the Back Door area, called by it
+
+
+def _optimistic_lock(name: str, unique_id: str) -> dict[str, object]:
+    return {
+        "name": name,
+        "unique_id": unique_id,
+        "optimistic": True,
+        "lock": [],
+        "unlock": [],
+    }
+
+
+# Entities as real integrations name them: a device's entities all called
+# by the device's name, and locks called by the door or area they are in.
+TEMPLATES = {
+    "template": [
+        {
+            "lock": [
+                _optimistic_lock("Smart Lock", "smart_lock"),
+                _optimistic_lock("Front Door", "front_door"),
+                _optimistic_lock("Entry Lock", "entry_lock"),
+                _optimistic_lock("Deadbolt", "deadbolt"),
+            ],
+            "binary_sensor": [
+                {
+                    "name": "Smart Lock",
+                    "unique_id": "smart_lock_state",
+                    "device_class": "lock",
+                    "state": "{{ is_state('lock.smart_lock', 'unlocked') }}",
+                }
+            ],
+            "cover": [
+                {
+                    "name": "Garage Door Opener",
+                    "unique_id": "opener_door",
+                    "device_class": "garage",
+                    "optimistic": True,
+                    "open_cover": [],
+                    "close_cover": [],
+                }
+            ],
+            "light": [
+                {
+                    "name": "Garage Door Opener",
+                    "unique_id": "opener_light",
+                    "optimistic": True,
+                    "turn_on": [],
+                    "turn_off": [],
+                }
+            ],
+            "sensor": [
+                {
+                    "name": "Garage Door Opener",
+                    "unique_id": "opener_temperature",
+                    "state": "21",
+                    "unit_of_measurement": "°C",
+                    "device_class": "temperature",
+                }
+            ],
+        }
+    ]
+}
+
+
+async def _devices(hass: HomeAssistant) -> None:
+    """The lock and its sensor on one device, the opener's entities on
+    another, and each door lock in its area."""
+    entry = MockConfigEntry(domain="test")
+    entry.add_to_hass(hass)
+    devices, entities = dr.async_get(hass), er.async_get(hass)
+    areas = ar.async_get(hass)
+    for name, members in (
+        ("Smart Lock", (SMART_LOCK, SMART_LOCK_SENSOR)),
+        ("Garage Door Opener", (OPENER, OPENER_LIGHT, OPENER_SENSOR)),
+    ):
+        device = devices.async_get_or_create(
+            config_entry_id=entry.entry_id, identifiers={("test", name)}, name=name
+        )
+        for entity_id in members:
+            entities.async_update_entity(entity_id, device_id=device.id)
+    for area, entity_id in (("Front Door", FRONT_DOOR), ("Entry", ENTRY_LOCK)):
+        entities.async_update_entity(entity_id, area_id=areas.async_create(area).id)
+    back = areas.async_create("Back Door", aliases={"Hintereingang", "entrada trasera"})
+    entities.async_update_entity(DEADBOLT, area_id=back.id)
+
+
+async def _shut(hass: HomeAssistant) -> None:
+    await run_services(
+        hass,
+        *(("lock.lock", e) for e in (SMART_LOCK, FRONT_DOOR, ENTRY_LOCK, DEADBOLT)),
+        ("cover.close_cover", OPENER),
+        ("light.turn_off", OPENER_LIGHT),
+    )
+
+
+@pytest.fixture
+async def house(hass: HomeAssistant, ha_core: None) -> None:
+    """The house, everything in it exposed."""
+    assert await async_setup_component(hass, "template", TEMPLATES)
+    await hass.async_block_till_done()
+    await _devices(hass)
+    await _shut(hass)
+    for entity_id in hass.states.async_entity_ids():
+        async_expose_entity(hass, "conversation", entity_id, True)
+
+
+def _house_states(hass: HomeAssistant) -> dict[str, str]:
+    """The states of the house's own entities (not Jarvis's sensors)."""
+    return {
+        entry.entity_id: hass.states.get(entry.entity_id).state
+        for entry in er.async_get(hass).entities.values()
+        if entry.platform == "template"
+    }
+
+
+async def _agent(hass: HomeAssistant, server: ScriptedLLMServer, fast: bool) -> str:
+    """A Jarvis agent, with HA's matcher first (`fast`) or the model only."""
+    await setup_jarvis(hass, server, prefer_local=fast)
+    return jarvis_agent(hass)
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A sensitive command, Jarvis's question, the yes, and what it opens."""
+
+    language: str
+    text: str
+    question: str
+    yes: str
+    opens: str
+    to: str
+
+
+COMMANDS = [
+    Command(
+        "en",
+        "unlock the back door",
+        "Shall I unlock Deadbolt?",
+        "yes",
+        DEADBOLT,
+        "unlocked",
+    ),
+    # Not in German: HA's German area sentences for locks require a lock's
+    # context that an area cannot give (intents 2026.1), so its strict matcher
+    # never understands them ("Entsperre die Tür im Hintereingang").
+    Command(
+        "es",
+        "abre las cerraduras de la entrada trasera",
+        "¿Debo desbloquear Deadbolt?",
+        "sí",
+        DEADBOLT,
+        "unlocked",
+    ),
+    Command(
+        "en",
+        "unlock smart lock",
+        "Shall I unlock Smart Lock?",
+        "yes",
+        SMART_LOCK,
+        "unlocked",
+    ),
+    Command(
+        "en",
+        "open the garage door opener",
+        "Shall I open Garage Door Opener?",
+        "yes please",
+        OPENER,
+        "open",
+    ),
+    Command(
+        "en",
+        "unlock the front door",
+        "Shall I unlock Front Door?",
+        "yes",
+        FRONT_DOOR,
+        "unlocked",
+    ),
+    Command(
+        "en",
+        "unlock the entry lock",
+        "Shall I unlock Entry Lock?",
+        "sure",
+        ENTRY_LOCK,
+        "unlocked",
+    ),
+    Command(
+        "de",
+        "Entsperre Smart Lock",
+        "Soll ich Smart Lock aufschließen?",
+        "ja",
+        SMART_LOCK,
+        "unlocked",
+    ),
+    Command(
+        "de",
+        "Öffne Garage Door Opener",
+        "Soll ich Garage Door Opener öffnen?",
+        "ja, bitte",
+        OPENER,
+        "open",
+    ),
+    Command(
+        "de",
+        "Schließ Front Door auf",
+        "Soll ich Front Door aufschließen?",
+        "ja",
+        FRONT_DOOR,
+        "unlocked",
+    ),
+    Command(
+        "es",
+        "abre la cerradura de Smart Lock",
+        "¿Debo desbloquear Smart Lock?",
+        "sí",
+        SMART_LOCK,
+        "unlocked",
+    ),
+    Command(
+        "es",
+        "abre Garage Door Opener",
+        "¿Debo abrir Garage Door Opener?",
+        "sí",
+        OPENER,
+        "open",
+    ),
+    Command(
+        "es",
+        "quita el cerrojo de Entry Lock",
+        "¿Debo desbloquear Entry Lock?",
+        "sí, por favor",
+        ENTRY_LOCK,
+        "unlocked",
+    ),
+]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: f"{c.language}-{c.text}")
+@pytest.mark.usefixtures("house")
+async def test_a_confirmed_command_runs_without_the_model(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, command: Command
+) -> None:
+    agent = await _agent(hass, scripted_llm, fast=True)
+    hass.config.language = command.language
+    others = {
+        state.entity_id: state.state
+        for state in hass.states.async_all()
+        if state.entity_id != command.opens
+        and state.domain in ("lock", "cover", "light")
+    }
+    first = await ask(hass, agent, command.text, language=command.language)
+    assert speech(first) == command.question
+    assert hass.states.get(command.opens).state != command.to
+
+    await ask(
+        hass, agent, command.yes, first["conversation_id"], language=command.language
+    )
+
+    assert hass.states.get(command.opens).state == command.to
+    assert {
+        entity_id: hass.states.get(entity_id).state for entity_id in others
+    } == others
+    assert scripted_llm.chat_requests == []
+
+
+@pytest.mark.parametrize(
+    ("request_text", "call", "opens"),
+    [
+        ("unlock smart lock", ("HassTurnOff", {"name": "Smart Lock"}), SMART_LOCK),
+        (
+            "open the garage door opener",
+            ("HassTurnOn", {"name": "Garage Door Opener"}),
+            OPENER,
+        ),
+    ],
+    ids=["smart-lock", "garage-door-opener"],
+)
+@pytest.mark.usefixtures("house")
+async def test_the_models_call_on_a_shared_name_runs_exactly_after_the_yes(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    request_text: str,
+    call: tuple[str, dict[str, str]],
+    opens: str,
+) -> None:
+    """Without the fast path the model makes the call. The request's verb picks
+    the domain among the entities sharing the name, and after the yes exactly
+    the held call runs, not a match of the name again (DUPLICATE_NAME)."""
+    agent = await _agent(hass, scripted_llm, fast=False)
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+    before = _house_states(hass)
+    first = await ask(hass, agent, request_text)
+    assert speech(first) in {
+        "Shall I unlock Smart Lock?",
+        "Shall I open Garage Door Opener?",
+    }
+
+    await ask(hass, agent, "yes", first["conversation_id"])
+
+    moved = {e for e, state in _house_states(hass).items() if state != before[e]}
+    # The lock's own state sensor follows it; nothing else of the device moves.
+    assert moved - {SMART_LOCK_SENSOR} == {opens}
+    assert len(scripted_llm.chat_requests) == 1
