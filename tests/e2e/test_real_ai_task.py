@@ -29,14 +29,20 @@ TODO_ITEM = {
 }
 
 
-class SchemaBlind:
-    """A client for a server that ignores JSON schemas: the text protocol alone."""
+class CountingClient:
+    """The entry's client, counting chat calls; `blind` drops the JSON schema,
+    as a server that ignores it would: the text protocol alone."""
 
-    def __init__(self, client: LLMClient) -> None:
+    def __init__(self, client: LLMClient, *, blind: bool) -> None:
         self._client = client
+        self._blind = blind
+        self.calls = 0
 
     def chat_stream(self, request: ChatRequest) -> AsyncGenerator[ChatChunk]:
-        return self._client.chat_stream(replace(request, json_schema=None))
+        self.calls += 1
+        if self._blind:
+            request = replace(request, json_schema=None)
+        return self._client.chat_stream(request)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._client, name)
@@ -59,8 +65,8 @@ async def test_todo_item_as_structured_data(
             unique_id=None,
         ),
     )
-    if not constrained:
-        entry.runtime_data.client = SchemaBlind(entry.runtime_data.client)
+    client = CountingClient(entry.runtime_data.client, blind=not constrained)
+    entry.runtime_data.client = client
     task_entity = er.async_get(hass).async_get_entity_id(
         "ai_task", DOMAIN, list(entry.subentries)[1]
     )
@@ -80,7 +86,8 @@ async def test_todo_item_as_structured_data(
         return_response=True,
     )
     print(
-        f"\nreal 0.5B AI task ({constrained=}): {time.monotonic() - started:.1f} s, {response}"
+        f"\nreal 0.5B AI task ({constrained=}): {time.monotonic() - started:.1f} s,"
+        f" {client.calls} LLM call(s), {response['data']}"
     )
 
     data = response["data"]
