@@ -51,8 +51,8 @@ async def complete(client: LLMClient, request: ChatRequest) -> str:
 def format_instructions(schema: Mapping[str, Any]) -> str:
     """The prompt section that asks for a JSON object of the schema's shape.
 
-    Keys and kinds as a list, not the schema itself: small models given a JSON
-    schema tend to answer with a schema.
+    Keys and kinds as a list with an example, not the schema itself: shorter,
+    and shaped like the reply the model must write.
     """
     properties: dict[str, Any] = schema.get("properties") or {}
     required = set(schema.get("required") or ())
