@@ -26,6 +26,7 @@ from custom_components.jarvis.const import (
     CONF_TRANSPORT,
     CONF_URL,
     DOMAIN,
+    SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
     SUBENTRY_MCP_SERVER,
 )
@@ -92,7 +93,7 @@ async def test_user_flow_creates_server_with_first_agent(
     }
     entry = hass.config_entries.async_entries(DOMAIN)[0]
     assert entry.state is ConfigEntryState.LOADED
-    (agent,) = entry.subentries.values()
+    agent, task = entry.subentries.values()
     assert agent.subentry_type == SUBENTRY_CONVERSATION
     assert agent.title == "Jarvis"
     assert agent.data[CONF_MODEL] == "test-model"
@@ -104,6 +105,13 @@ async def test_user_flow_creates_server_with_first_agent(
     )
     assert entity_id is not None
     assert hass.states.get(entity_id) is not None
+    # And an AI task on the same model, as HA's own LLM integrations add one.
+    assert task.subentry_type == SUBENTRY_AI_TASK
+    assert (task.title, dict(task.data)) == (
+        "Jarvis AI Task",
+        {CONF_MODEL: "test-model"},
+    )
+    assert hass.states.get("ai_task.jarvis_ai_task") is not None
 
 
 async def test_user_flow_errors_then_recovers(

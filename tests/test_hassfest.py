@@ -50,8 +50,10 @@ import voluptuous as vol
 
 import custom_components.jarvis
 from custom_components.jarvis import PLATFORMS
+from custom_components.jarvis.config_flow import default_task_data
 from custom_components.jarvis.const import (
     DOMAIN,
+    SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
     SUBENTRY_MCP_SERVER,
 )
@@ -367,6 +369,7 @@ def test_every_flow_error_and_abort_is_translated() -> None:
         flow: kind
         for kind, flow in config_flow.async_get_supported_subentry_types(None).items()
     }
+    nodes = {cls: node for node, cls in classes.items()}
     checked = 0
     for node, cls in classes.items():
         if issubclass(cls, ConfigFlow):
@@ -377,7 +380,13 @@ def test_every_flow_error_and_abort_is_translated() -> None:
             section = STRINGS["config_subentries"][kinds[cls]]
         else:
             continue
-        errors, aborts = flow_keys(node, returned)
+        # Steps a flow inherits show their keys in its own section.
+        errors, aborts = set(), set()
+        for base in cls.__mro__:
+            if base in nodes:
+                base_errors, base_aborts = flow_keys(nodes[base], returned)
+                errors |= base_errors
+                aborts |= base_aborts
         assert errors or aborts, node.name
         assert errors <= section.get("error", {}).keys(), node.name
         assert aborts <= section.get("abort", {}).keys(), node.name
@@ -433,6 +442,15 @@ async def test_forms_and_entities_are_translated(
     hass.config_entries.async_add_subentry(
         entry, ConfigSubentry(**mcp_subentry(closed_port_url()))
     )
+    hass.config_entries.async_add_subentry(
+        entry,
+        ConfigSubentry(
+            data=default_task_data("test-model"),
+            subentry_type=SUBENTRY_AI_TASK,
+            title="Jarvis AI Task",
+            unique_id=None,
+        ),
+    )
     assert await hass.config_entries.async_setup(entry.entry_id)
     await hass.async_block_till_done()
     subentry_ids = {s.subentry_type: s.subentry_id for s in entry.subentries.values()}
@@ -461,6 +479,12 @@ async def test_forms_and_entities_are_translated(
             await subentry_form(SUBENTRY_MCP_SERVER),
             await entry.start_subentry_reconfigure_flow(
                 hass, subentry_ids[SUBENTRY_MCP_SERVER]
+            ),
+        ],
+        SUBENTRY_AI_TASK: [
+            await subentry_form(SUBENTRY_AI_TASK),
+            await entry.start_subentry_reconfigure_flow(
+                hass, subentry_ids[SUBENTRY_AI_TASK]
             ),
         ],
     }
@@ -662,6 +686,7 @@ RULE_CHECKS: dict[str, Callable[[], bool]] = {
             STRINGS["options"]["step"]["init"],
             STRINGS["config_subentries"][SUBENTRY_CONVERSATION]["step"]["set_options"],
             STRINGS["config_subentries"][SUBENTRY_MCP_SERVER]["step"]["user"],
+            STRINGS["config_subentries"][SUBENTRY_AI_TASK]["step"]["set_options"],
         )
     ),
     "docs-supported-functions": lambda: all(

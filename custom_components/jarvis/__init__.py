@@ -34,7 +34,12 @@ from .telemetry import Telemetry
 from .tools import async_setup_tools
 from .tools.mcp import McpServer
 
-PLATFORMS = (Platform.BINARY_SENSOR, Platform.CONVERSATION, Platform.SENSOR)
+PLATFORMS = (
+    Platform.AI_TASK,
+    Platform.BINARY_SENSOR,
+    Platform.CONVERSATION,
+    Platform.SENSOR,
+)
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
 
 

@@ -57,6 +57,7 @@ from .const import (
     CONF_WEB_SEARCH,
     CONNECT_TIMEOUT,
     DEFAULT_AGENT_NAME,
+    DEFAULT_AI_TASK_NAME,
     DEFAULT_KEEP_ALIVE,
     DEFAULT_MAX_TURNS,
     DEFAULT_NUM_CTX,
@@ -68,6 +69,7 @@ from .const import (
     MAX_NUM_CTX,
     MIN_NUM_CTX,
     SENSITIVE_KINDS,
+    SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
     SUBENTRY_MCP_SERVER,
     UNRESOLVED_CHOICES,
@@ -138,6 +140,11 @@ def default_agent_data(model: str) -> dict[str, Any]:
     }
 
 
+def default_task_data(model: str) -> dict[str, Any]:
+    """Settings of an AI task entity: only its model."""
+    return {CONF_MODEL: model}
+
+
 def _normalized(user_input: Mapping[str, Any]) -> dict[str, Any]:
     return {
         CONF_BACKEND: user_input[CONF_BACKEND],
@@ -173,7 +180,13 @@ class JarvisConfigFlow(ConfigFlow, domain=DOMAIN):
                             "data": default_agent_data(models[0]),
                             "title": DEFAULT_AGENT_NAME,
                             "unique_id": None,
-                        }
+                        },
+                        {
+                            "subentry_type": SUBENTRY_AI_TASK,
+                            "data": default_task_data(models[0]),
+                            "title": DEFAULT_AI_TASK_NAME,
+                            "unique_id": None,
+                        },
                     ],
                 )
         return self.async_show_form(
@@ -248,6 +261,7 @@ class JarvisConfigFlow(ConfigFlow, domain=DOMAIN):
         return {
             SUBENTRY_CONVERSATION: AgentSubentryFlow,
             SUBENTRY_MCP_SERVER: McpServerSubentryFlow,
+            SUBENTRY_AI_TASK: AITaskSubentryFlow,
         }
 
     @staticmethod
@@ -287,19 +301,42 @@ class AgentSubentryFlow(ConfigSubentryFlow):
             return self.async_abort(reason="cannot_connect")
 
         options = (
-            default_agent_data(models[0] if models else "")
+            self._defaults(models[0] if models else "")
             if self._is_new
             else dict(self._get_reconfigure_subentry().data)
         )
         return self.async_show_form(
             step_id="set_options",
             data_schema=self.add_suggested_values_to_schema(
-                agent_schema(self.hass, models, is_new=self._is_new), options
+                self._schema(models), options
             ),
         )
 
     async_step_user = async_step_set_options
     async_step_reconfigure = async_step_set_options
+
+    def _defaults(self, model: str) -> dict[str, Any]:
+        """A new subentry's settings."""
+        return default_agent_data(model)
+
+    def _schema(self, models: list[str]) -> vol.Schema:
+        return agent_schema(self.hass, models, is_new=self._is_new)
+
+
+class AITaskSubentryFlow(AgentSubentryFlow):
+    """Add or reconfigure an AI task entity: a name and a model."""
+
+    def _defaults(self, model: str) -> dict[str, Any]:
+        return default_task_data(model)
+
+    def _schema(self, models: list[str]) -> vol.Schema:
+        schema: dict[vol.Marker, Any] = {}
+        if self._is_new:
+            schema[vol.Required(CONF_NAME, default=DEFAULT_AI_TASK_NAME)] = str
+        schema[vol.Required(CONF_MODEL)] = SelectSelector(
+            SelectSelectorConfig(options=models, custom_value=True)
+        )
+        return vol.Schema(schema)
 
 
 def agent_schema(hass: HomeAssistant, models: list[str], *, is_new: bool) -> vol.Schema:

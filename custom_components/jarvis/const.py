@@ -109,3 +109,11 @@ DEFAULT_CONFIRM_WINDOW: Final = 60.0
 
 # The built-in tool that runs an action the user confirmed.
 TOOL_CONFIRM_ACTION: Final = "confirm_action"
+
+# AI task subentries: `ai_task.generate_data` on one of the server's models.
+SUBENTRY_AI_TASK: Final = "ai_task_data"
+DEFAULT_AI_TASK_NAME: Final = "Jarvis AI Task"
+# Small models sometimes never stop: a task's reply is capped, and so is its
+# time (all attempts together).
+AI_TASK_MAX_TOKENS: Final = 1024
+AI_TASK_TIMEOUT: Final = 120.0  # seconds

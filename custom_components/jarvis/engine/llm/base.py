@@ -6,7 +6,7 @@ from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from ..types import Message, ToolCall, ToolSpec
+from ..types import JsonObject, Message, ToolCall, ToolSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +22,9 @@ class ChatRequest:
     keep_alive: int | None = None  # seconds; Ollama only
     think: bool | None = None
     temperature: float | None = None
+    # A JSON schema the reply must follow: servers that can constrain
+    # decoding to it do; others ignore it, so callers still check the reply.
+    json_schema: JsonObject | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -165,6 +165,7 @@ class OllamaClient:
                     tools=tools or None,
                     stream=True,
                     think=request.think,
+                    format=request.json_schema,
                     options=_options(request),
                     keep_alive=(
                         f"{request.keep_alive}s"

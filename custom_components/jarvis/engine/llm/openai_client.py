@@ -110,6 +110,16 @@ def _payload(request: ChatRequest) -> JsonObject:
             }
             for tool in request.tools
         ]
+    if request.json_schema is not None:
+        # llama.cpp turns the schema into a grammar; "strict" is OpenAI's switch.
+        payload["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {
+                "name": "data",
+                "schema": request.json_schema,
+                "strict": True,
+            },
+        }
     return payload
 
 
