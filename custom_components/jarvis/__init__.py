@@ -24,6 +24,7 @@ from .const import (
     SENSITIVE_KINDS,
     SUBENTRY_MCP_SERVER,
 )
+from .coordinator import ServerMonitor
 from .engine.budget import TokenEstimator
 from .engine.llm import create_client
 from .engine.llm.base import LLMAuthError, LLMClient, LLMError
@@ -48,12 +49,14 @@ class JarvisData:
     """What a loaded LLM-server entry holds."""
 
     client: LLMClient
+    # Recent turns of the agents, sent on the entry's dispatcher signal.
+    telemetry: Telemetry
+    # The server's health: checked every minute and by every turn.
+    monitor: ServerMonitor
     # Models of this server that fell back to the text tool protocol.
     protocols: ProtocolMemory = field(default_factory=ProtocolMemory)
     # MCP servers of this entry, by subentry id; their tools join the `jarvis` API.
     mcp: dict[str, McpServer] = field(default_factory=dict)
-    # Recent turns of the agents, and the server's health.
-    telemetry: Telemetry = field(default_factory=Telemetry)
     # Characters per token of this server's models, learnt from its counts.
     tokens: TokenEstimator = field(default_factory=TokenEstimator)
 
@@ -99,7 +102,9 @@ async def async_setup_entry(hass: HomeAssistant, entry: JarvisConfigEntry) -> bo
             translation_placeholders={"url": entry.data[CONF_URL]},
         ) from err
 
-    entry.runtime_data = JarvisData(client)
+    entry.runtime_data = JarvisData(
+        client, Telemetry(hass, entry.entry_id), ServerMonitor(hass, entry, client)
+    )
     await _async_start_mcp_servers(hass, entry)
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry.async_on_unload(entry.add_update_listener(_async_reload_on_update))
@@ -115,8 +120,7 @@ async def async_unload_entry(hass: HomeAssistant, entry: JarvisConfigEntry) -> b
     for server in entry.runtime_data.mcp.values():
         server.async_stop()
     # The server check uses the client: stop it first.
-    if (monitor := entry.runtime_data.telemetry.server) is not None:
-        await monitor.async_shutdown()
+    await entry.runtime_data.monitor.async_shutdown()
     await entry.runtime_data.client.close()
     return True
 

@@ -25,10 +25,8 @@ async def async_setup_entry(
     entry: JarvisConfigEntry,
     async_add_entities: AddConfigEntryEntitiesCallback,
 ) -> None:
-    """Watch the entry's LLM server; turns report to the same monitor."""
-    monitor = ServerMonitor(hass, entry, entry.runtime_data.client)
-    entry.runtime_data.telemetry.server = monitor
-    async_add_entities([ServerProblemSensor(monitor, entry)])
+    """The entry's LLM server monitor, as a problem sensor."""
+    async_add_entities([ServerProblemSensor(entry.runtime_data.monitor, entry)])
 
 
 class ServerProblemSensor(CoordinatorEntity[ServerMonitor], BinarySensorEntity):

@@ -31,7 +31,6 @@ from .engine.phrases import FINAL_REPLY
 from .engine.results import failed
 from .entity import JarvisLLMEntity
 from .safety.holds import run_calls
-from .tools.api import CURRENT_ENTRY, DATA_TOOLS
 from .tools.assist_guard import (
     guard_assist_tools,
     matcher_slots,
@@ -40,6 +39,7 @@ from .tools.assist_guard import (
 )
 from .tools.deeds import describe
 from .tools.home import home_api, live_lookup
+from .tools.hub import CURRENT_ENTRY, DATA_TOOLS
 from .wake_word import async_wake_phrase
 
 # Agents answer concurrently; the LLM server queues what it cannot run at once.

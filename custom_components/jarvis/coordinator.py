@@ -5,21 +5,19 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING
 
+from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import EVENT_HOMEASSISTANT_STOP
 from homeassistant.core import CALLBACK_TYPE, Event, HomeAssistant, callback
 from homeassistant.exceptions import ConfigEntryAuthFailed
 from homeassistant.helpers import issue_registry as ir
+from homeassistant.helpers.dispatcher import async_dispatcher_connect
 from homeassistant.helpers.update_coordinator import DataUpdateCoordinator
 from yarl import URL
 
 from .const import CONF_URL, CONNECT_TIMEOUT, DOMAIN, LOGGER
 from .engine.llm.base import LLMAuthError, LLMClient, LLMError
-
-if TYPE_CHECKING:
-    from . import JarvisConfigEntry
-    from .telemetry import TurnRecord
+from .telemetry import TurnRecord, turn_signal
 
 SERVER_CHECK_INTERVAL = timedelta(seconds=60)
 ISSUE_SERVER_UNREACHABLE = "server_unreachable"
@@ -42,10 +40,10 @@ class ServerMonitor(DataUpdateCoordinator[ServerStatus]):
     model answered marks it reachable again without waiting for the next check.
     """
 
-    config_entry: JarvisConfigEntry
+    config_entry: ConfigEntry
 
     def __init__(
-        self, hass: HomeAssistant, entry: JarvisConfigEntry, client: LLMClient
+        self, hass: HomeAssistant, entry: ConfigEntry, client: LLMClient
     ) -> None:
         """Start as reachable: setting up the entry just listed the models."""
         super().__init__(
@@ -66,6 +64,10 @@ class ServerMonitor(DataUpdateCoordinator[ServerStatus]):
         # on after the shared HTTP session closed.
         self._unsub_stop: CALLBACK_TYPE | None = hass.bus.async_listen_once(
             EVENT_HOMEASSISTANT_STOP, self._async_hass_stopping
+        )
+        # Every turn of the entry's agents is a check of the server too.
+        self._unsub_turns = async_dispatcher_connect(
+            hass, turn_signal(entry.entry_id), self._async_turn_ended
         )
 
     async def _async_update_data(self) -> ServerStatus:
@@ -89,7 +91,7 @@ class ServerMonitor(DataUpdateCoordinator[ServerStatus]):
         return status
 
     @callback
-    def async_turn_ended(self, record: TurnRecord) -> None:
+    def _async_turn_ended(self, _: str, record: TurnRecord) -> None:
         """Take a turn's outcome as a check of the server."""
         if record.ended == "llm_error":
             status = ServerStatus(False, TURN_FAILED)
@@ -102,6 +104,7 @@ class ServerMonitor(DataUpdateCoordinator[ServerStatus]):
 
     async def async_shutdown(self) -> None:
         """An unloaded entry leaves no repair issue behind."""
+        self._unsub_turns()
         if self._unsub_stop is not None:
             self._unsub_stop()
             self._unsub_stop = None

@@ -22,7 +22,7 @@ async def async_get_config_entry_diagnostics(
     Turn records were redacted when kept (what was said, tool arguments).
     """
     telemetry = entry.runtime_data.telemetry
-    status = telemetry.server.data if telemetry.server else None
+    status = entry.runtime_data.monitor.data
     return {
         "entry": async_redact_data(entry.as_dict(), TO_REDACT),
         "backend": entry.runtime_data.client.backend,

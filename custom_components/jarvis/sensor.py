@@ -16,6 +16,7 @@ from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import EntityCategory, UnitOfTime
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers.dispatcher import async_dispatcher_connect
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from homeassistant.helpers.event import async_track_time_change
 from homeassistant.util import dt as dt_util
@@ -118,8 +119,13 @@ class AgentSensor(RestoreSensor):
         """Listen for the agent's turns."""
         await super().async_added_to_hass()
         self.async_on_remove(
-            self._telemetry.async_subscribe(self._subentry_id, self._async_turn)
+            async_dispatcher_connect(self.hass, self._telemetry.signal, self._async_any)
         )
+
+    @callback
+    def _async_any(self, subentry_id: str, record: TurnRecord) -> None:
+        if subentry_id == self._subentry_id:
+            self._async_turn(record)
 
     @callback
     def _async_turn(self, record: TurnRecord) -> None:

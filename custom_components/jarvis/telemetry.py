@@ -10,31 +10,35 @@ server check (coordinator.py) whether the model answered.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 import re
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
-from homeassistant.core import CALLBACK_TYPE, callback
+from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import intent, llm
+from homeassistant.helpers.dispatcher import async_dispatcher_send
 from homeassistant.util import dt as dt_util
 
-from .const import LOGGER
+from .const import DOMAIN, LOGGER
 from .engine.loop import TurnResult
 from .engine.redact import redact
 from .engine.results import failed
 from .engine.types import JsonObject
 
-if TYPE_CHECKING:
-    from .coordinator import ServerMonitor
-
 MAX_TURNS_KEPT = 20  # per agent, for diagnostics
 
 type TurnPath = Literal["fast_path", "loop", "memory", "confirmation"]
-type TurnListener = Callable[[TurnRecord], None]
+
+
+def turn_signal(entry_id: str) -> str:
+    """The dispatcher signal a server entry's turns are sent on, with the
+    agent's subentry id and the `TurnRecord`."""
+    return f"{DOMAIN}_turn_{entry_id}"
+
 
 # Argument names whose values are secrets whatever they look like (alarm codes).
 _SECRET_ARGUMENT = re.compile(
@@ -234,23 +238,14 @@ def fast_path_record(
 
 
 class Telemetry:
-    """The recent turns of a server entry's agents, and who listens for new ones."""
+    """The recent turns of a server entry's agents; each new one goes out on
+    the entry's `turn_signal` (sensors and the server monitor listen)."""
 
-    def __init__(self) -> None:
-        """Start with no turns and no server monitor."""
+    def __init__(self, hass: HomeAssistant, entry_id: str) -> None:
+        """Start with no turns."""
+        self.hass = hass
+        self.signal = turn_signal(entry_id)
         self.turns: dict[str, deque[TurnRecord]] = {}
-        # Set by the binary_sensor platform; told how every turn ended.
-        self.server: ServerMonitor | None = None
-        self._listeners: dict[str, list[TurnListener]] = {}
-
-    @callback
-    def async_subscribe(
-        self, subentry_id: str, listener: TurnListener
-    ) -> CALLBACK_TYPE:
-        """Call `listener` after each turn of one agent; returns the unsubscriber."""
-        listeners = self._listeners.setdefault(subentry_id, [])
-        listeners.append(listener)
-        return lambda: listeners.remove(listener)
 
     @callback
     def async_record_loop(
@@ -300,7 +295,4 @@ class Telemetry:
         LOGGER.debug("Turn: %s", record.as_dict())
         subentry_id = subentry.subentry_id
         self.turns.setdefault(subentry_id, deque(maxlen=MAX_TURNS_KEPT)).append(record)
-        for listener in list(self._listeners.get(subentry_id, ())):
-            listener(record)
-        if self.server is not None:
-            self.server.async_turn_ended(record)
+        async_dispatcher_send(self.hass, self.signal, subentry_id, record)

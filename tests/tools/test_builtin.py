@@ -17,7 +17,7 @@ from custom_components.jarvis.const import (
     CONF_SENSITIVE,
     LLM_API_JARVIS,
 )
-from custom_components.jarvis.tools.api import DATA_TOOLS
+from custom_components.jarvis.tools.hub import DATA_TOOLS
 from tests.common import async_add_jarvis_agent
 from tests.scripted_llm import Reply, ScriptedLLMServer
 from tests.tools.conftest import (

@@ -8,7 +8,8 @@ from homeassistant.core import HomeAssistant, ServiceCall
 from homeassistant.helpers import llm
 
 from ..const import DOMAIN, SERVICE_REFRESH_MCP
-from .api import DATA_TOOLS, JarvisTools, new_api
+from .api import new_api
+from .hub import DATA_TOOLS, JarvisTools
 
 
 async def async_setup_tools(hass: HomeAssistant) -> None:

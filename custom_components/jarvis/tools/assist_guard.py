@@ -39,9 +39,9 @@ from ..engine.planner import folded_words
 from ..safety.effects import Call
 from ..safety.holds import run_calls, user_text
 from ..safety.policy import assess
-from .api import DATA_TOOLS, JarvisTools
 from .builtin import FailSafeTool, WrappingTool, replace_tools
 from .deeds import deeds, describe
+from .hub import DATA_TOOLS, JarvisTools
 from .targets import Answer, intent_constraints, repair_targets
 
 type Slots = dict[str, Any]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
@@ -20,6 +20,7 @@ from ..engine.untrusted import fenced
 from ..safety.holds import user_text
 from .calc import CalcError, calculate
 from .deeds import mentions, service_deeds
+from .hub import JarvisTools
 from .mcp import McpServer, ServerTool
 from .schedule import when_from_args
 from .services import (
@@ -30,9 +31,6 @@ from .services import (
     async_run,
 )
 from .web import MAX_RESULTS, SearxngProvider, WebError, fetch_text
-
-if TYPE_CHECKING:
-    from .api import JarvisTools
 
 
 class JarvisTool(llm.Tool):

@@ -38,8 +38,8 @@ from ..const import ASSISTANT, LOGGER
 from ..engine.loop import LookUp
 from ..engine.planner import folded_words
 from ..engine.router import asked_part
-from .api import DATA_TOOLS, JarvisTools
 from .builtin import JarvisTool, replace_tools
+from .hub import DATA_TOOLS, JarvisTools
 from .services import ToolError, entity_area
 
 # Where Home Assistant's overview starts; its YAML items follow ("- " lines
