@@ -16,7 +16,7 @@ class ChatRequest:
     model: str
     messages: Sequence[Message]
     tools: Sequence[ToolSpec] | None = None
-    # Always capped: small models sometimes never stop (see DEVKIT).
+    # Always capped: small models sometimes never stop.
     max_tokens: int = 512
     num_ctx: int | None = None
     keep_alive: int | None = None  # seconds; Ollama only
