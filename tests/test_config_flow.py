@@ -106,6 +106,47 @@ async def test_user_flow_creates_server_with_first_agent(
     assert hass.states.get(entity_id) is not None
 
 
+@pytest.mark.parametrize("backend", ["ollama", "openai"])
+@pytest.mark.parametrize(
+    ("models", "chosen"),
+    [
+        (
+            ["nomic-embed-text:latest", "bge-m3", "all-minilm", "qwen2.5:3b"],
+            "qwen2.5:3b",
+        ),
+        (["jina-reranker-v2", "mxbai-embed-large"], "jina-reranker-v2"),
+    ],
+)
+async def test_first_agent_takes_a_chat_model(
+    hass: HomeAssistant,
+    socket_enabled: None,
+    backend: str,
+    models: list[str],
+    chosen: str,
+) -> None:
+    server = ScriptedLLMServer(models=models)
+    await server.start()
+    try:
+        flow = await start_user_flow(hass)
+        await hass.config_entries.flow.async_configure(
+            flow["flow_id"], {CONF_BACKEND: backend, CONF_URL: server.url}
+        )
+        await hass.async_block_till_done()
+        entry = hass.config_entries.async_entries(DOMAIN)[0]
+        (agent,) = entry.subentries.values()
+        assert agent.data[CONF_MODEL] == chosen
+
+        # "Add agent" suggests the same model.
+        result = await hass.config_entries.subentries.async_init(
+            (entry.entry_id, SUBENTRY_CONVERSATION),
+            context={"source": config_entries.SOURCE_USER},
+        )
+        (model_key,) = (k for k in result["data_schema"].schema if k == CONF_MODEL)
+        assert model_key.description == {"suggested_value": chosen}
+    finally:
+        await server.stop()
+
+
 async def test_user_flow_errors_then_recovers(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer, keyed_llm: ScriptedLLMServer
 ) -> None:

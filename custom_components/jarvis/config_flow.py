@@ -74,6 +74,7 @@ from .const import (
 )
 from .engine.llm.base import LLMAuthError, LLMError
 from .engine.mcp_client import TRANSPORTS, McpAuthError, McpError
+from .engine.modelsize import first_chat_model
 from .prompts import DEFAULT_PROMPT
 from .tools.mcp import new_client, parse_headers
 
@@ -170,7 +171,7 @@ class JarvisConfigFlow(ConfigFlow, domain=DOMAIN):
                     subentries=[
                         {
                             "subentry_type": SUBENTRY_CONVERSATION,
-                            "data": default_agent_data(models[0]),
+                            "data": default_agent_data(first_chat_model(models)),
                             "title": DEFAULT_AGENT_NAME,
                             "unique_id": None,
                         }
@@ -287,7 +288,7 @@ class AgentSubentryFlow(ConfigSubentryFlow):
             return self.async_abort(reason="cannot_connect")
 
         options = (
-            default_agent_data(models[0] if models else "")
+            default_agent_data(first_chat_model(models))
             if self._is_new
             else dict(self._get_reconfigure_subentry().data)
         )
