@@ -20,9 +20,12 @@ from custom_components.jarvis.const import (
     CONF_API_KEY,
     CONF_BACKEND,
     CONF_HEADERS,
+    CONF_MAX_TOKENS,
     CONF_MAX_TURNS,
     CONF_MODEL,
     CONF_PROMPT,
+    CONF_TEMPERATURE,
+    CONF_TOP_P,
     CONF_TRANSPORT,
     CONF_URL,
     DOMAIN,
@@ -98,6 +101,10 @@ async def test_user_flow_creates_server_with_first_agent(
     assert agent.data[CONF_MODEL] == "test-model"
     assert agent.data[CONF_LLM_HASS_API] == ["assist", "jarvis"]
     assert agent.data[CONF_MAX_TURNS] == 8
+    assert agent.data[CONF_MAX_TOKENS] == 512
+    # Unset, so small models decode greedily and others at the server's default.
+    assert CONF_TEMPERATURE not in agent.data
+    assert CONF_TOP_P not in agent.data
     assert "Jarvis" in agent.data[CONF_PROMPT]
     entity_id = er.async_get(hass).async_get_entity_id(
         "conversation", DOMAIN, agent.subentry_id
@@ -285,6 +292,9 @@ async def test_agent_subentry_add_and_reconfigure(
             CONF_PROMPT: "Be brief.",
             CONF_LLM_HASS_API: ["assist"],
             CONF_MAX_TURNS: 4,
+            CONF_TEMPERATURE: 0.4,
+            CONF_TOP_P: 0.95,
+            CONF_MAX_TOKENS: 300,
         },
     )
     await hass.async_block_till_done()
@@ -292,6 +302,8 @@ async def test_agent_subentry_add_and_reconfigure(
     added = next(s for s in entry.subentries.values() if s.title == "Kitchen butler")
     assert added.data[CONF_MODEL] == "qwen-big"
     assert added.data[CONF_MAX_TURNS] == 4
+    assert (added.data[CONF_TEMPERATURE], added.data[CONF_TOP_P]) == (0.4, 0.95)
+    assert added.data[CONF_MAX_TOKENS] == 300
     states = hass.states.async_entity_ids("conversation")
     assert len([s for s in states if "butler" in s]) == 1
 
@@ -302,7 +314,11 @@ async def test_agent_subentry_add_and_reconfigure(
     )
     await hass.async_block_till_done()
     assert result["reason"] == "reconfigure_successful"
-    assert entry.subentries[added.subentry_id].data[CONF_MODEL] == "qwen-small"
+    reconfigured = entry.subentries[added.subentry_id].data
+    assert reconfigured[CONF_MODEL] == "qwen-small"
+    # Emptied sampling fields go back to the engine's choice.
+    assert CONF_TEMPERATURE not in reconfigured
+    assert reconfigured[CONF_MAX_TOKENS] == 512
 
 
 @pytest.mark.parametrize(

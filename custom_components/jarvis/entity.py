@@ -18,14 +18,18 @@ from . import JarvisConfigEntry
 from .const import (
     CONF_BACKEND,
     CONF_KEEP_ALIVE,
+    CONF_MAX_TOKENS,
     CONF_MAX_TURNS,
     CONF_MEMORY,
     CONF_MODEL,
     CONF_NUM_CTX,
     CONF_PLANNER,
     CONF_PREFER_LOCAL,
+    CONF_TEMPERATURE,
     CONF_THINK,
     CONF_TOOL_ROUTER,
+    CONF_TOP_P,
+    DEFAULT_MAX_TOKENS,
     DEFAULT_MAX_TURNS,
     DEFAULT_NUM_CTX,
     DOMAIN,
@@ -33,6 +37,7 @@ from .const import (
     TOOL_CONFIRM_ACTION,
 )
 from .engine.cache import ConversationCaches
+from .engine.llm.base import Sampling
 from .engine.loop import (
     Delta,
     LookUp,
@@ -237,6 +242,11 @@ class JarvisLLMEntity(Entity):
         return LoopSettings(
             model=data[CONF_MODEL],
             max_turns=int(data.get(CONF_MAX_TURNS, DEFAULT_MAX_TURNS)),
+            sampling=Sampling(
+                temperature=data.get(CONF_TEMPERATURE),
+                top_p=data.get(CONF_TOP_P),
+                max_tokens=int(data.get(CONF_MAX_TOKENS, DEFAULT_MAX_TOKENS)),
+            ),
             num_ctx=int(data[CONF_NUM_CTX])
             if is_ollama and CONF_NUM_CTX in data
             else None,

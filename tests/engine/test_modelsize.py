@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from custom_components.jarvis.engine.llm.base import Sampling
 from custom_components.jarvis.engine.loop import (
     LoopSettings,
     ProtocolMemory,
-    _temperature,
+    _sampling,
 )
 from custom_components.jarvis.engine.modelsize import (
     first_chat_model,
@@ -44,9 +45,10 @@ def test_small_models_start_on_text_protocol_others_learn_it() -> None:
 
 
 def test_small_models_decode_greedily_unless_told_otherwise() -> None:
-    assert _temperature(LoopSettings(model="qwen2.5:0.5b")) == 0.0
-    assert _temperature(LoopSettings(model="qwen2.5:0.5b", temperature=0.7)) == 0.7
-    assert _temperature(LoopSettings(model="llama3.1:8b")) is None
+    told = Sampling(temperature=0.7, top_p=0.9, max_tokens=200)
+    assert _sampling(LoopSettings(model="qwen2.5:0.5b")) == Sampling(temperature=0.0)
+    assert _sampling(LoopSettings(model="qwen2.5:0.5b", sampling=told)) == told
+    assert _sampling(LoopSettings(model="llama3.1:8b")) == Sampling()
 
 
 @pytest.mark.parametrize(

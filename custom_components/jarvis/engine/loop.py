@@ -18,7 +18,7 @@ from collections.abc import (
     Sequence,
 )
 from contextlib import aclosing
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 import json
 import logging
 import re
@@ -33,6 +33,7 @@ from .llm.base import (
     LLMClient,
     LLMError,
     LLMToolsRejectedError,
+    Sampling,
     Usage,
 )
 from .memory import (
@@ -180,11 +181,10 @@ class LoopSettings:
 
     model: str
     max_turns: int = 8
-    max_tokens: int = 512
+    sampling: Sampling = field(default_factory=Sampling)
     num_ctx: int | None = None
     keep_alive: int | None = None
     think: bool | None = None
-    temperature: float | None = None
     call_timeout: float = 120.0  # seconds the server may stay silent
     # Strip personal data and secrets from what the user says before the LLM.
     redact_prompts: bool = False
@@ -862,12 +862,13 @@ def since_last_stop(history: Sequence[Message]) -> list[Message]:
     return list(history)
 
 
-def _temperature(settings: LoopSettings) -> float | None:
+def _sampling(settings: LoopSettings) -> Sampling:
     """Small models pick tools and arguments far more reliably greedily; servers
     otherwise sample at their default (llama.cpp: 0.8)."""
-    if settings.temperature is not None:
-        return settings.temperature
-    return 0.0 if is_small_model(settings.model) else None
+    sampling = settings.sampling
+    if sampling.temperature is None and is_small_model(settings.model):
+        return replace(sampling, temperature=0.0)
+    return sampling
 
 
 def _routing_text(history: Sequence[Message]) -> str:
@@ -1103,7 +1104,7 @@ class _Step:
         """The request, refitted if the server's tokenizer finds it too long."""
         request = self._build_request(text_mode=text_mode)
         loop = self._turn.loop
-        limit = (loop._settings.context_size or 0) - loop._settings.max_tokens
+        limit = (loop._settings.context_size or 0) - loop._settings.sampling.max_tokens
         if limit > 0 and await over_limit(
             loop._client, request, limit, loop._estimator
         ):
@@ -1136,11 +1137,10 @@ class _Step:
             model=settings.model,
             messages=[Message("system", system), *messages],
             tools=tools,
-            max_tokens=settings.max_tokens,
+            sampling=_sampling(settings),
             num_ctx=settings.num_ctx,
             keep_alive=settings.keep_alive,
             think=settings.think,
-            temperature=_temperature(settings),
         )
 
     def _fitted(self, system: str, tools: list[ToolSpec] | None) -> list[Message]:
@@ -1154,7 +1154,9 @@ class _Step:
             system,
             turn.messages,
             tools or (),
-            budget=settings.context_size - settings.max_tokens - BUDGET_MARGIN_TOKENS,
+            budget=settings.context_size
+            - settings.sampling.max_tokens
+            - BUDGET_MARGIN_TOKENS,
             estimator=turn.loop._estimator,
         )
         result = turn.result
