@@ -14,7 +14,7 @@ $(DEPS_STAMP): requirements_test.txt requirements_voice.txt requirements_run.txt
 	scripts/system_deps.sh
 	@test -x $(PY) || "$$(scripts/find_python.sh)" -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	# HA 2026.2.3 declares Python >=3.13.2; 3.13.0 works (see DEVKIT).
+	# HA 2026.2.3 declares Python >=3.13.2; 3.13.0 works (docs/DEVELOPMENT.md).
 	$(PY) -m pip install -q --ignore-requires-python -r requirements_test.txt -r requirements_voice.txt -r requirements_run.txt
 	@touch $@
 

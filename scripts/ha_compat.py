@@ -25,7 +25,7 @@ def alias_micro_vad() -> None:
 
 def main() -> int:
     """Run Home Assistant as its `hass` command does."""
-    # HA refuses to start below Python 3.13.2 but runs on 3.13.0 (see DEVKIT).
+    # HA refuses to start below Python 3.13.2 but runs on 3.13.0.
     hass_main.validate_python = lambda: None
     alias_micro_vad()
     return hass_main.main()

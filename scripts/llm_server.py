@@ -33,7 +33,7 @@ import urllib.request
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # A runaway generation from a small model can hold the single slot for minutes
-# (DEVKIT); clients should send max_tokens, this is the server-side backstop.
+# (docs/DEVELOPMENT.md); clients should send max_tokens, this is the server-side backstop.
 DEFAULT_N_PREDICT = 1024
 
 

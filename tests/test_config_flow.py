@@ -20,9 +20,12 @@ from custom_components.jarvis.const import (
     CONF_API_KEY,
     CONF_BACKEND,
     CONF_HEADERS,
+    CONF_MAX_TOKENS,
     CONF_MAX_TURNS,
     CONF_MODEL,
     CONF_PROMPT,
+    CONF_TEMPERATURE,
+    CONF_TOP_P,
     CONF_TRANSPORT,
     CONF_URL,
     DOMAIN,
@@ -99,6 +102,10 @@ async def test_user_flow_creates_server_with_first_agent(
     assert agent.data[CONF_MODEL] == "test-model"
     assert agent.data[CONF_LLM_HASS_API] == ["assist", "jarvis"]
     assert agent.data[CONF_MAX_TURNS] == 8
+    assert agent.data[CONF_MAX_TOKENS] == 512
+    # Unset, so small models decode greedily and others at the server's default.
+    assert CONF_TEMPERATURE not in agent.data
+    assert CONF_TOP_P not in agent.data
     assert "Jarvis" in agent.data[CONF_PROMPT]
     entity_id = er.async_get(hass).async_get_entity_id(
         "conversation", DOMAIN, agent.subentry_id
@@ -112,6 +119,49 @@ async def test_user_flow_creates_server_with_first_agent(
         {CONF_MODEL: "test-model"},
     )
     assert hass.states.get("ai_task.jarvis_ai_task") is not None
+
+
+@pytest.mark.parametrize("backend", ["ollama", "openai"])
+@pytest.mark.parametrize(
+    ("models", "chosen"),
+    [
+        (
+            ["nomic-embed-text:latest", "bge-m3", "all-minilm", "qwen2.5:3b"],
+            "qwen2.5:3b",
+        ),
+        (["jina-reranker-v2", "mxbai-embed-large"], "jina-reranker-v2"),
+    ],
+)
+async def test_first_agent_takes_a_chat_model(
+    hass: HomeAssistant,
+    socket_enabled: None,
+    backend: str,
+    models: list[str],
+    chosen: str,
+) -> None:
+    server = ScriptedLLMServer(models=models)
+    await server.start()
+    try:
+        flow = await start_user_flow(hass)
+        await hass.config_entries.flow.async_configure(
+            flow["flow_id"], {CONF_BACKEND: backend, CONF_URL: server.url}
+        )
+        await hass.async_block_till_done()
+        entry = hass.config_entries.async_entries(DOMAIN)[0]
+        (agent,) = [
+            s for s in entry.subentries.values() if s.subentry_type == "conversation"
+        ]
+        assert agent.data[CONF_MODEL] == chosen
+
+        # "Add agent" suggests the same model.
+        result = await hass.config_entries.subentries.async_init(
+            (entry.entry_id, SUBENTRY_CONVERSATION),
+            context={"source": config_entries.SOURCE_USER},
+        )
+        (model_key,) = (k for k in result["data_schema"].schema if k == CONF_MODEL)
+        assert model_key.description == {"suggested_value": chosen}
+    finally:
+        await server.stop()
 
 
 async def test_user_flow_errors_then_recovers(
@@ -252,6 +302,9 @@ async def test_agent_subentry_add_and_reconfigure(
             CONF_PROMPT: "Be brief.",
             CONF_LLM_HASS_API: ["assist"],
             CONF_MAX_TURNS: 4,
+            CONF_TEMPERATURE: 0.4,
+            CONF_TOP_P: 0.95,
+            CONF_MAX_TOKENS: 300,
         },
     )
     await hass.async_block_till_done()
@@ -259,6 +312,8 @@ async def test_agent_subentry_add_and_reconfigure(
     added = next(s for s in entry.subentries.values() if s.title == "Kitchen butler")
     assert added.data[CONF_MODEL] == "qwen-big"
     assert added.data[CONF_MAX_TURNS] == 4
+    assert (added.data[CONF_TEMPERATURE], added.data[CONF_TOP_P]) == (0.4, 0.95)
+    assert added.data[CONF_MAX_TOKENS] == 300
     states = hass.states.async_entity_ids("conversation")
     assert len([s for s in states if "butler" in s]) == 1
 
@@ -269,7 +324,11 @@ async def test_agent_subentry_add_and_reconfigure(
     )
     await hass.async_block_till_done()
     assert result["reason"] == "reconfigure_successful"
-    assert entry.subentries[added.subentry_id].data[CONF_MODEL] == "qwen-small"
+    reconfigured = entry.subentries[added.subentry_id].data
+    assert reconfigured[CONF_MODEL] == "qwen-small"
+    # Emptied sampling fields go back to the engine's choice.
+    assert CONF_TEMPERATURE not in reconfigured
+    assert reconfigured[CONF_MAX_TOKENS] == 512
 
 
 @pytest.mark.parametrize(

@@ -19,11 +19,14 @@ from custom_components.jarvis.const import (
     CONF_API_KEY,
     CONF_BACKEND,
     CONF_LOOK_FIRST,
+    CONF_MAX_TOKENS,
     CONF_MEMORY,
     CONF_MODEL,
     CONF_PLANNER,
     CONF_PREFER_LOCAL,
+    CONF_TEMPERATURE,
     CONF_TOOL_ROUTER,
+    CONF_TOP_P,
     CONF_URL,
     DOMAIN,
     SUBENTRY_CONVERSATION,
@@ -489,6 +492,40 @@ async def test_each_engine_switch_works_per_agent(
     tools = [tool["function"]["name"] for tool in step["tools"]]
     assert ("tool_search" in tools) is on
     assert ("HassCancelAllTimers" in tools) is not on
+
+
+def sampling_sent(body: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """Temperature, top-p and token cap of a chat request, in either wire format."""
+    if "options" in body:  # Ollama's /api/chat
+        options = body["options"]
+        return options.get("temperature"), options.get("top_p"), options["num_predict"]
+    return body.get("temperature"), body.get("top_p"), body["max_tokens"]
+
+
+@pytest.mark.parametrize("backend", ["ollama", "openai"])
+@pytest.mark.parametrize(
+    ("sampling", "sent"),
+    [
+        # Unset: the server's own sampling, and the engine's cap.
+        ({}, (None, None, 512)),
+        (
+            {CONF_TEMPERATURE: 0.3, CONF_TOP_P: 0.9, CONF_MAX_TOKENS: 200},
+            (0.3, 0.9, 200),
+        ),
+    ],
+)
+async def test_agent_sampling_options_reach_the_server(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    backend: str,
+    sampling: dict[str, Any],
+    sent: tuple[Any, Any, Any],
+) -> None:
+    _, agent = await setup_jarvis(hass, scripted_llm, backend, **sampling)
+    scripted_llm.script(Reply(content="Why did the lamp blink? It had an idea."))
+    await process(hass, agent, "tell me a joke")
+    (request,) = scripted_llm.chat_requests
+    assert sampling_sent(request["json"]) == sent
 
 
 @pytest.mark.parametrize("said", ["yes", "no", "ja bitte"])

@@ -27,7 +27,7 @@ from pytest_homeassistant_custom_component.common import (
 )
 
 # Before anything asks HA's loader: this tree's custom_components, not the test
-# package's (DEVKIT's test-rig gotcha).
+# package's (docs/DEVELOPMENT.md, test-rig gotcha).
 import custom_components.jarvis  # noqa: F401
 from custom_components.jarvis.config_flow import default_agent_data
 from custom_components.jarvis.const import ENGINE_FEATURE_DEFAULTS, ENGINE_FEATURES

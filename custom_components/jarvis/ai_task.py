@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 import json
 import logging
 from typing import Any
@@ -23,6 +24,7 @@ from .const import (
     SUBENTRY_AI_TASK,
 )
 from .engine.llm.base import ChatRequest, LLMError
+from .engine.loop.settings import sampling
 from .engine.structured import (
     StructuredOutputError,
     Validator,
@@ -68,7 +70,8 @@ class JarvisTaskEntity(ai_task.AITaskEntity, JarvisLLMEntity):
         request = ChatRequest(
             model=settings.model,
             messages=[Message("system", system_prompt), *history],
-            max_tokens=AI_TASK_MAX_TOKENS,
+            # The agent's sampling (greedy for small models), longer replies.
+            sampling=replace(sampling(settings), max_tokens=AI_TASK_MAX_TOKENS),
             num_ctx=settings.num_ctx,
             keep_alive=settings.keep_alive,
             think=settings.think,

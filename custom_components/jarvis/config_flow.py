@@ -43,14 +43,17 @@ from .const import (
     CONF_BACKEND,
     CONF_HEADERS,
     CONF_KEEP_ALIVE,
+    CONF_MAX_TOKENS,
     CONF_MAX_TURNS,
     CONF_MODEL,
     CONF_NUM_CTX,
     CONF_PROMPT,
     CONF_SEARCH_URL,
     CONF_SENSITIVE,
+    CONF_TEMPERATURE,
     CONF_THINK,
     CONF_TOKEN,
+    CONF_TOP_P,
     CONF_TRANSPORT,
     CONF_UNRESOLVED,
     CONF_URL,
@@ -59,6 +62,7 @@ from .const import (
     DEFAULT_AGENT_NAME,
     DEFAULT_AI_TASK_NAME,
     DEFAULT_KEEP_ALIVE,
+    DEFAULT_MAX_TOKENS,
     DEFAULT_MAX_TURNS,
     DEFAULT_NUM_CTX,
     DEFAULT_THINK,
@@ -66,7 +70,9 @@ from .const import (
     DOMAIN,
     ENGINE_FEATURE_DEFAULTS,
     LLM_API_JARVIS,
+    MAX_MAX_TOKENS,
     MAX_NUM_CTX,
+    MIN_MAX_TOKENS,
     MIN_NUM_CTX,
     SENSITIVE_KINDS,
     SUBENTRY_AI_TASK,
@@ -76,6 +82,7 @@ from .const import (
 )
 from .engine.llm.base import LLMAuthError, LLMError
 from .engine.mcp_client import TRANSPORTS, McpAuthError, McpError
+from .engine.modelsize import first_chat_model
 from .prompts import DEFAULT_PROMPT
 from .tools.mcp import new_client, parse_headers
 
@@ -134,6 +141,7 @@ def default_agent_data(model: str) -> dict[str, Any]:
         CONF_LLM_HASS_API: [llm.LLM_API_ASSIST, LLM_API_JARVIS],
         CONF_MAX_TURNS: DEFAULT_MAX_TURNS,
         CONF_NUM_CTX: DEFAULT_NUM_CTX,
+        CONF_MAX_TOKENS: DEFAULT_MAX_TOKENS,
         CONF_KEEP_ALIVE: DEFAULT_KEEP_ALIVE,
         CONF_THINK: DEFAULT_THINK,
         **ENGINE_FEATURE_DEFAULTS,
@@ -177,7 +185,7 @@ class JarvisConfigFlow(ConfigFlow, domain=DOMAIN):
                     subentries=[
                         {
                             "subentry_type": SUBENTRY_CONVERSATION,
-                            "data": default_agent_data(models[0]),
+                            "data": default_agent_data(first_chat_model(models)),
                             "title": DEFAULT_AGENT_NAME,
                             "unique_id": None,
                         },
@@ -301,7 +309,7 @@ class AgentSubentryFlow(ConfigSubentryFlow):
             return self.async_abort(reason="cannot_connect")
 
         options = (
-            self._defaults(models[0] if models else "")
+            self._defaults(first_chat_model(models))
             if self._is_new
             else dict(self._get_reconfigure_subentry().data)
         )
@@ -357,32 +365,20 @@ def agent_schema(hass: HomeAssistant, models: list[str], *, is_new: bool) -> vol
             vol.Optional(CONF_LLM_HASS_API): SelectSelector(
                 SelectSelectorConfig(options=apis, multiple=True)
             ),
-            vol.Optional(CONF_MAX_TURNS, default=DEFAULT_MAX_TURNS): vol.All(
-                NumberSelector(
-                    NumberSelectorConfig(
-                        min=1, max=30, step=1, mode=NumberSelectorMode.BOX
-                    )
-                ),
-                vol.Coerce(int),
+            vol.Optional(CONF_MAX_TURNS, default=DEFAULT_MAX_TURNS): _whole_number(
+                1, 30
             ),
-            vol.Optional(CONF_NUM_CTX, default=DEFAULT_NUM_CTX): vol.All(
-                NumberSelector(
-                    NumberSelectorConfig(
-                        min=MIN_NUM_CTX,
-                        max=MAX_NUM_CTX,
-                        step=1,
-                        mode=NumberSelectorMode.BOX,
-                    )
-                ),
-                vol.Coerce(int),
+            vol.Optional(CONF_NUM_CTX, default=DEFAULT_NUM_CTX): _whole_number(
+                MIN_NUM_CTX, MAX_NUM_CTX
             ),
-            vol.Optional(CONF_KEEP_ALIVE, default=DEFAULT_KEEP_ALIVE): vol.All(
-                NumberSelector(
-                    NumberSelectorConfig(
-                        min=-1, max=86400, step=1, mode=NumberSelectorMode.BOX
-                    )
-                ),
-                vol.Coerce(int),
+            vol.Optional(CONF_MAX_TOKENS, default=DEFAULT_MAX_TOKENS): _whole_number(
+                MIN_MAX_TOKENS, MAX_MAX_TOKENS
+            ),
+            # No defaults: left empty, the engine chooses (see const.py).
+            vol.Optional(CONF_TEMPERATURE): _fraction(2.0),
+            vol.Optional(CONF_TOP_P): _fraction(1.0),
+            vol.Optional(CONF_KEEP_ALIVE, default=DEFAULT_KEEP_ALIVE): _whole_number(
+                -1, 86400
             ),
             vol.Optional(CONF_THINK, default=DEFAULT_THINK): BooleanSelector(),
         }
@@ -390,6 +386,23 @@ def agent_schema(hass: HomeAssistant, models: list[str], *, is_new: bool) -> vol
     for feature, default in ENGINE_FEATURE_DEFAULTS.items():
         schema[vol.Optional(feature, default=default)] = BooleanSelector()
     return vol.Schema(schema)
+
+
+def _whole_number(minimum: int, maximum: int) -> vol.All:
+    return vol.All(
+        NumberSelector(
+            NumberSelectorConfig(
+                min=minimum, max=maximum, step=1, mode=NumberSelectorMode.BOX
+            )
+        ),
+        vol.Coerce(int),
+    )
+
+
+def _fraction(maximum: float) -> NumberSelector:
+    return NumberSelector(
+        NumberSelectorConfig(min=0, max=maximum, step=0.05, mode=NumberSelectorMode.BOX)
+    )
 
 
 MCP_SCHEMA = vol.Schema(

@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 from typing import Final
 
+from .engine.llm.base import Sampling
+
 DOMAIN: Final = "jarvis"
 LOGGER = logging.getLogger(__package__)
 
@@ -25,6 +27,9 @@ CONF_NUM_CTX: Final = "num_ctx"
 CONF_KEEP_ALIVE: Final = "keep_alive"
 CONF_THINK: Final = "think"
 CONF_TURN_DEADLINE: Final = "turn_deadline"
+CONF_TEMPERATURE: Final = "temperature"
+CONF_TOP_P: Final = "top_p"
+CONF_MAX_TOKENS: Final = "max_tokens"
 
 DEFAULT_AGENT_NAME: Final = "Jarvis"
 DEFAULT_MAX_TURNS: Final = 8
@@ -34,6 +39,12 @@ DEFAULT_THINK: Final = False
 DEFAULT_TURN_DEADLINE: Final = 60  # seconds
 MIN_NUM_CTX: Final = 2048
 MAX_NUM_CTX: Final = 131072
+# Temperature and top-p have no default: unset, small models decode greedily and
+# others at the server's default. Replies are always capped (the engine's cap).
+DEFAULT_MAX_TOKENS: Final = Sampling().max_tokens
+MIN_MAX_TOKENS: Final = 64  # room for one tool call
+# A reply never takes more than half of the smallest context window.
+MAX_MAX_TOKENS: Final = MIN_NUM_CTX // 2
 
 CONNECT_TIMEOUT: Final = 10.0  # seconds, for config-flow and setup checks
 

@@ -18,15 +18,19 @@ from . import JarvisConfigEntry
 from .const import (
     CONF_BACKEND,
     CONF_KEEP_ALIVE,
+    CONF_MAX_TOKENS,
     CONF_MAX_TURNS,
     CONF_MEMORY,
     CONF_MODEL,
     CONF_NUM_CTX,
     CONF_PLANNER,
     CONF_PREFER_LOCAL,
+    CONF_TEMPERATURE,
     CONF_THINK,
     CONF_TOOL_ROUTER,
+    CONF_TOP_P,
     CONF_TURN_DEADLINE,
+    DEFAULT_MAX_TOKENS,
     DEFAULT_MAX_TURNS,
     DEFAULT_NUM_CTX,
     DEFAULT_TURN_DEADLINE,
@@ -34,6 +38,7 @@ from .const import (
     ENGINE_FEATURE_DEFAULTS,
 )
 from .engine.cache import ConversationCaches
+from .engine.llm.base import Sampling
 from .engine.loop import (
     Delta,
     LookUp,
@@ -238,6 +243,11 @@ class JarvisLLMEntity(Entity):
         return LoopSettings(
             model=data[CONF_MODEL],
             max_turns=int(data.get(CONF_MAX_TURNS, DEFAULT_MAX_TURNS)),
+            sampling=Sampling(
+                temperature=data.get(CONF_TEMPERATURE),
+                top_p=data.get(CONF_TOP_P),
+                max_tokens=int(data.get(CONF_MAX_TOKENS, DEFAULT_MAX_TOKENS)),
+            ),
             num_ctx=int(data[CONF_NUM_CTX])
             if is_ollama and CONF_NUM_CTX in data
             else None,

@@ -17,7 +17,7 @@ import pytest
 from custom_components.jarvis.config_flow import default_agent_data
 from custom_components.jarvis.const import CONF_MEMORY, CONF_NUM_CTX, CONF_PROMPT
 from custom_components.jarvis.engine.llm import OpenAIClient
-from custom_components.jarvis.engine.llm.base import ChatRequest
+from custom_components.jarvis.engine.llm.base import ChatRequest, Sampling
 from custom_components.jarvis.engine.loop import LoopSettings
 from custom_components.jarvis.engine.types import Message
 from scripts.llm_server import LlamaServer
@@ -36,7 +36,7 @@ pytestmark = [
 # the second, so the server cannot reuse its cache from one turn to the next).
 CONTEXT = 1024
 # Room the agent keeps for the reply (it does not change the default).
-REPLY_TOKENS = LoopSettings(model="").max_tokens
+REPLY_TOKENS = LoopSettings(model="").sampling.max_tokens
 # Short, so the context goes to the conversation, as with a real context size.
 PROMPT = "You are Jarvis, a friendly home assistant. Answer in one short sentence."
 FACT = "By the way, my dog is called Biscuit."
@@ -144,7 +144,9 @@ async def test_server_token_count_matches_its_reported_usage(
     counts: list[tuple[int | None, int]] = []
     try:
         for turn in (messages[:2], messages):
-            request = ChatRequest(llama_server.alias, turn, max_tokens=1)
+            request = ChatRequest(
+                llama_server.alias, turn, sampling=Sampling(max_tokens=1)
+            )
             counted = await client.count_tokens(request)
             chunks = [chunk async for chunk in client.chat_stream(request)]
             usage = chunks[-1].usage

@@ -6,7 +6,7 @@ import pytest
 
 from custom_components.jarvis.engine.budget import TokenEstimator, fit
 from custom_components.jarvis.engine.llm import OpenAIClient
-from custom_components.jarvis.engine.llm.base import LLMClient
+from custom_components.jarvis.engine.llm.base import LLMClient, Sampling
 from custom_components.jarvis.engine.types import Message, ToolCall
 from tests.engine.test_loop import make_host, run_loop
 from tests.scripted_llm import Reply, ScriptedLLMServer
@@ -83,7 +83,12 @@ async def test_loop_keeps_prompts_within_the_context(
     history = [*conversation(40), Message("user", "what's my name?")]
     host, _ = make_host()
     result = await run_loop(
-        client, host, history=history, tools=[], context_size=2048, max_tokens=256
+        client,
+        host,
+        history=history,
+        tools=[],
+        context_size=2048,
+        sampling=Sampling(max_tokens=256),
     )
 
     sent = scripted_llm.chat_requests[0]["json"]["messages"]
@@ -109,7 +114,7 @@ async def test_server_tokenizer_catches_what_the_estimate_lets_through(
             history=[*conversation(4), Message("user", "what's my name?")],
             tools=[],
             context_size=2048,
-            max_tokens=256,
+            sampling=Sampling(max_tokens=256),
         )
     finally:
         await client.close()

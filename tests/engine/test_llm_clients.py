@@ -27,6 +27,7 @@ from custom_components.jarvis.engine.llm.base import (
     LLMResponseError,
     LLMTimeoutError,
     LLMToolsRejectedError,
+    Sampling,
     Usage,
 )
 from custom_components.jarvis.engine.types import Message, ToolCall, ToolSpec
@@ -439,11 +440,10 @@ async def test_ollama_request_wire_format(
             Message(role="tool", content='{"ok": true}', tool_call_id="call_1"),
         ],
         tools=[LIGHT_TOOL],
-        max_tokens=128,
+        sampling=Sampling(temperature=0.2, top_p=0.9, max_tokens=128),
         num_ctx=4096,
         keep_alive=300,
         think=False,
-        temperature=0.2,
     )
 
     await _collect(client, request)
@@ -456,7 +456,12 @@ async def test_ollama_request_wire_format(
     assert body["stream"] is True
     assert body["think"] is False
     assert body["keep_alive"] == "300s"
-    assert body["options"] == {"num_ctx": 4096, "num_predict": 128, "temperature": 0.2}
+    assert body["options"] == {
+        "num_ctx": 4096,
+        "num_predict": 128,
+        "temperature": 0.2,
+        "top_p": 0.9,
+    }
     assert body["tools"] == [
         {
             "type": "function",
@@ -515,8 +520,7 @@ async def test_openai_request_wire_format(
             ),
         ],
         tools=[LIGHT_TOOL],
-        max_tokens=64,
-        temperature=0.5,
+        sampling=Sampling(temperature=0.5, top_p=0.8, max_tokens=64),
         num_ctx=4096,
         keep_alive=300,
     )
@@ -550,6 +554,7 @@ async def test_openai_request_wire_format(
         "stream_options": {"include_usage": True},
         "max_tokens": 64,
         "temperature": 0.5,
+        "top_p": 0.8,
         "tools": [
             {
                 "type": "function",

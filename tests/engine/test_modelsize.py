@@ -1,12 +1,18 @@
-"""Model sizes read from model names."""
+"""Model sizes and kinds read from model names."""
 
 from __future__ import annotations
 
 import pytest
 
+from custom_components.jarvis.engine.llm.base import Sampling
 from custom_components.jarvis.engine.loop import LoopSettings, ProtocolMemory
-from custom_components.jarvis.engine.loop.settings import temperature
-from custom_components.jarvis.engine.modelsize import is_small_model, parameter_billions
+from custom_components.jarvis.engine.loop.settings import sampling
+from custom_components.jarvis.engine.modelsize import (
+    first_chat_model,
+    is_embedding_model,
+    is_small_model,
+    parameter_billions,
+)
 
 
 @pytest.mark.parametrize(
@@ -36,6 +42,40 @@ def test_small_models_start_on_text_protocol_others_learn_it() -> None:
 
 
 def test_small_models_decode_greedily_unless_told_otherwise() -> None:
-    assert temperature(LoopSettings(model="qwen2.5:0.5b")) == 0.0
-    assert temperature(LoopSettings(model="qwen2.5:0.5b", temperature=0.7)) == 0.7
-    assert temperature(LoopSettings(model="llama3.1:8b")) is None
+    told = Sampling(temperature=0.7, top_p=0.9, max_tokens=200)
+    assert sampling(LoopSettings(model="qwen2.5:0.5b")) == Sampling(temperature=0.0)
+    assert sampling(LoopSettings(model="qwen2.5:0.5b", sampling=told)) == told
+    assert sampling(LoopSettings(model="llama3.1:8b")) == Sampling()
+
+
+@pytest.mark.parametrize(
+    ("name", "embeds"),
+    [
+        ("nomic-embed-text:latest", True),
+        ("mxbai-embed-large", True),
+        ("qwen3-embedding:0.6b", True),
+        ("bge-m3", True),
+        ("BAAI/bge-small-en-v1.5", True),
+        ("all-minilm:l6-v2", True),
+        ("multilingual-e5-large", True),
+        ("jina-reranker-v2-base", True),
+        ("paraphrase-multilingual", True),
+        ("qwen2.5:0.5b", False),
+        ("qwen2.5-coder-1.5b-instruct-q4_k_m.gguf", False),
+        ("llama3.2:3b", False),
+        ("gemma3n:e4b", False),
+        ("mistral-nemo", False),
+    ],
+)
+def test_embedding_and_reranker_models_are_known_by_name(
+    name: str, embeds: bool
+) -> None:
+    assert is_embedding_model(name) is embeds
+
+
+def test_first_chat_model_skips_embedders_else_takes_the_first() -> None:
+    assert first_chat_model(["bge-m3", "nomic-embed-text", "qwen2.5:3b"]) == (
+        "qwen2.5:3b"
+    )
+    assert first_chat_model(["nomic-embed-text", "bge-m3"]) == "nomic-embed-text"
+    assert first_chat_model([]) == ""

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from custom_components.jarvis.engine.llm.base import ChatRequest, LLMClient
+from custom_components.jarvis.engine.llm.base import ChatRequest, LLMClient, Sampling
 from custom_components.jarvis.engine.structured import (
     StructuredOutputError,
     complete,
@@ -45,7 +45,7 @@ def request() -> ChatRequest:
             Message("system", "You help with tasks."),
             Message("user", "A to-do item: buy milk tomorrow."),
         ],
-        max_tokens=300,
+        sampling=Sampling(max_tokens=300),
     )
 
 

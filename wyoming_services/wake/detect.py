@@ -10,7 +10,7 @@ from pymicro_wakeword import MicroWakeWord
 from .primed import PrimedDetector
 from .service import OPEN, WakeService, WakeWordModel
 
-# pyopen-wakeword mishandles larger slices (see DEVKIT).
+# pyopen-wakeword mishandles larger slices.
 _SLICE_BYTES: Final = 2048
 _RATE: Final = 16000
 

@@ -21,7 +21,7 @@ import re
 import time
 from typing import Literal
 
-from .llm.base import ChatRequest, LLMClient, LLMError
+from .llm.base import ChatRequest, LLMClient, LLMError, Sampling
 from .output import strip_think
 from .textproto import first_json_object
 from .types import JsonObject, Message, ToolSpec
@@ -207,8 +207,7 @@ async def make_plan(
             Message("user", user),
         ],
         # Five steps with JSON arguments, about 20 tokens each.
-        max_tokens=120,
-        temperature=0.0,
+        sampling=Sampling(temperature=0.0, max_tokens=120),
     )
     text = ""
     usage = (0, 0)

@@ -10,18 +10,26 @@ from ..types import JsonObject, Message, ToolCall, ToolSpec
 
 
 @dataclass(frozen=True, slots=True)
+class Sampling:
+    """How the model draws its reply; None leaves the choice to the server."""
+
+    temperature: float | None = None
+    top_p: float | None = None
+    # Always capped: small models sometimes never stop.
+    max_tokens: int = 512
+
+
+@dataclass(frozen=True, slots=True)
 class ChatRequest:
     """One chat completion request."""
 
     model: str
     messages: Sequence[Message]
     tools: Sequence[ToolSpec] | None = None
-    # Always capped: small models sometimes never stop (see DEVKIT).
-    max_tokens: int = 512
+    sampling: Sampling = Sampling()
     num_ctx: int | None = None
     keep_alive: int | None = None  # seconds; Ollama only
     think: bool | None = None
-    temperature: float | None = None
     # A JSON schema the reply must follow: servers that can constrain
     # decoding to it do; others ignore it, so callers still check the reply.
     json_schema: JsonObject | None = None

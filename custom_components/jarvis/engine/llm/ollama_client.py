@@ -44,10 +44,12 @@ def _wire_message(message: Message) -> ollama.Message:
 
 
 def _options(request: ChatRequest) -> dict[str, Any]:
+    sampling = request.sampling
     options = {
         "num_ctx": request.num_ctx,
-        "num_predict": request.max_tokens,
-        "temperature": request.temperature,
+        "num_predict": sampling.max_tokens,
+        "temperature": sampling.temperature,
+        "top_p": sampling.top_p,
     }
     return {key: value for key, value in options.items() if value is not None}
 

@@ -94,10 +94,13 @@ def _payload(request: ChatRequest) -> JsonObject:
         "messages": [_wire_message(m) for m in request.messages],
         "stream": True,
         "stream_options": {"include_usage": True},
-        "max_tokens": request.max_tokens,
+        "max_tokens": request.sampling.max_tokens,
     }
-    if request.temperature is not None:
-        payload["temperature"] = request.temperature
+    optional = {
+        "temperature": request.sampling.temperature,
+        "top_p": request.sampling.top_p,
+    }
+    payload.update({key: value for key, value in optional.items() if value is not None})
     if request.tools:
         payload["tools"] = [
             {

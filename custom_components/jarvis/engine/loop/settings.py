@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from ..budget import TokenEstimator
-from ..llm.base import LLMClient
+from ..llm.base import LLMClient, Sampling
 from ..memory import LongTermMemory
 from ..modelsize import is_small_model
 
@@ -16,11 +16,11 @@ class LoopSettings:
 
     model: str
     max_turns: int = 8
-    max_tokens: int = 512
     num_ctx: int | None = None
     keep_alive: int | None = None
     think: bool | None = None
-    temperature: float | None = None
+    # How the model draws its reply, as the agent's options set it.
+    sampling: Sampling = field(default_factory=Sampling)
     call_timeout: float = 120.0  # seconds the server may stay silent
     # Seconds a whole turn may take: a server that trickles tokens or ignores
     # max_tokens must not hold a satellite (the LLM request is cancelled).
@@ -71,9 +71,11 @@ class Engine:
     estimator: TokenEstimator
 
 
-def temperature(settings: LoopSettings) -> float | None:
-    """Small models pick tools and arguments far more reliably greedily; servers
-    otherwise sample at their default (llama.cpp: 0.8)."""
-    if settings.temperature is not None:
-        return settings.temperature
-    return 0.0 if is_small_model(settings.model) else None
+def sampling(settings: LoopSettings) -> Sampling:
+    """The agent's sampling; unset, small models decode greedily: they pick
+    tools and arguments far more reliably that way. Servers otherwise sample
+    at their default (llama.cpp: 0.8)."""
+    chosen = settings.sampling
+    if chosen.temperature is None and is_small_model(settings.model):
+        return replace(chosen, temperature=0.0)
+    return chosen

@@ -25,7 +25,7 @@ from ..textproto import (
 from ..types import JsonObject, Message, ToolCall, ToolSpec
 from .host import Delta, StepStart, TextDelta, ToolCallDelta
 from .records import CallProtocol, LLMCallRecord, Purpose, Timing, TurnResult
-from .settings import Engine, temperature
+from .settings import Engine, sampling
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -176,7 +176,9 @@ class ModelStep:
         """The request, refitted if the server's tokenizer finds it too long."""
         request = self._build_request(text_mode=text_mode)
         engine = self._turn.engine
-        limit = (engine.settings.context_size or 0) - engine.settings.max_tokens
+        limit = (
+            engine.settings.context_size or 0
+        ) - engine.settings.sampling.max_tokens
         if limit > 0 and await over_limit(
             engine.client, request, limit, engine.estimator
         ):
@@ -209,11 +211,10 @@ class ModelStep:
             model=settings.model,
             messages=[Message("system", system), *messages],
             tools=tools,
-            max_tokens=settings.max_tokens,
+            sampling=sampling(settings),
             num_ctx=settings.num_ctx,
             keep_alive=settings.keep_alive,
             think=settings.think,
-            temperature=temperature(settings),
         )
 
     def _fitted(self, system: str, tools: list[ToolSpec] | None) -> list[Message]:
@@ -227,7 +228,9 @@ class ModelStep:
             system,
             turn.messages,
             tools or (),
-            budget=settings.context_size - settings.max_tokens - BUDGET_MARGIN_TOKENS,
+            budget=settings.context_size
+            - settings.sampling.max_tokens
+            - BUDGET_MARGIN_TOKENS,
             estimator=turn.engine.estimator,
         )
         result = turn.result
