@@ -55,6 +55,7 @@ from .const import (
     CONF_TOKEN,
     CONF_TOP_P,
     CONF_TRANSPORT,
+    CONF_TURN_DEADLINE,
     CONF_UNRESOLVED,
     CONF_URL,
     CONF_WEB_SEARCH,
@@ -66,6 +67,7 @@ from .const import (
     DEFAULT_MAX_TURNS,
     DEFAULT_NUM_CTX,
     DEFAULT_THINK,
+    DEFAULT_TURN_DEADLINE,
     DEFAULT_UNRESOLVED,
     DOMAIN,
     ENGINE_FEATURE_DEFAULTS,
@@ -377,6 +379,9 @@ def agent_schema(hass: HomeAssistant, models: list[str], *, is_new: bool) -> vol
             # No defaults: left empty, the engine chooses (see const.py).
             vol.Optional(CONF_TEMPERATURE): _fraction(2.0),
             vol.Optional(CONF_TOP_P): _fraction(1.0),
+            vol.Optional(
+                CONF_TURN_DEADLINE, default=DEFAULT_TURN_DEADLINE
+            ): _whole_number(10, 600),
             vol.Optional(CONF_KEEP_ALIVE, default=DEFAULT_KEEP_ALIVE): _whole_number(
                 -1, 86400
             ),
