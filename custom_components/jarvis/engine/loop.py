@@ -20,7 +20,6 @@ from collections.abc import (
 from contextlib import aclosing
 from dataclasses import dataclass, field
 import json
-import logging
 import re
 import time
 from typing import Literal, Protocol
@@ -52,6 +51,7 @@ from .phrases import (
     NOT_UNDERSTOOD,
     NOTHING_TO_FORGET,
     REMEMBERED,
+    REMEMBERED_WITHOUT_SECRET,
     STOPPED,
     DidPhrase,
     did_reply,
@@ -59,7 +59,7 @@ from .phrases import (
     phrase,
 )
 from .planner import MEMORY, REPLY, Plan, PlanStep, grounded, make_plan
-from .redact import redact
+from .redact import redact, redacting_logger
 from .router import (
     TOOL_SEARCH,
     Route,
@@ -82,7 +82,7 @@ from .textproto import (
 )
 from .types import JsonObject, Message, ToolCall, ToolSpec
 
-_LOGGER = logging.getLogger(__name__)
+_LOGGER = redacting_logger(__name__)
 
 type Protocol_ = Literal["native", "text"]
 
@@ -480,8 +480,10 @@ class ReplyLoop:
         assert self._memory is not None
         action, text = command
         if action == "remember":
-            await self._memory.remember(user, text)
-            reply = phrase(REMEMBERED, language)
+            fact = await self._memory.remember(user, text)
+            reply = phrase(
+                REMEMBERED_WITHOUT_SECRET if fact.withheld else REMEMBERED, language
+            )
         else:
             removed = await self._memory.forget(user, text)
             reply = phrase(FORGOTTEN if removed else NOTHING_TO_FORGET, language)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-import logging
 import ssl
 from typing import Literal
 from urllib.parse import urlsplit
@@ -27,9 +26,10 @@ from mcp import ClientSession, McpError as _RpcError, types
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 
+from .redact import public_url, redact, redacting_logger
 from .types import JsonObject
 
-_LOGGER = logging.getLogger(__name__)
+_LOGGER = redacting_logger(__name__)
 
 type Transport = Literal["auto", "streamable_http", "sse"]
 TRANSPORTS: tuple[Transport, ...] = ("auto", "streamable_http", "sse")
@@ -115,6 +115,8 @@ class McpClient:
         self._transport: Transport = config.transport
         self._operations: set[_Operation] = set()
         self.server_name: str | None = None
+        # In error texts: never the URL's credentials.
+        self._where = public_url(config.url)
 
     @property
     def transport(self) -> Transport:
@@ -176,7 +178,7 @@ class McpClient:
         *,
         watch: bool = False,
     ) -> T:
-        url = self.config.url
+        url = self._where
         try:
             async with asyncio.timeout(self.config.timeout) as scope:
                 operation = _Operation(scope)
@@ -203,7 +205,7 @@ class McpClient:
                 return await self._run_streamable(op)
             except _NotStreamable as err:
                 if self._transport == "streamable_http":
-                    raise _mapped(err.cause, self.config.url) from err.cause
+                    raise _mapped(err.cause, self._where) from err.cause
                 _LOGGER.debug("Streamable HTTP refused (%s); trying SSE", err.cause)
             result = await self._run_sse(op)
             self._transport = "sse"
@@ -234,7 +236,7 @@ class McpClient:
             # is SSE worth a try.
             if not initialized and _maybe_sse_only(cause):
                 raise _NotStreamable(cause) from err
-            raise _mapped(cause, self.config.url) from err
+            raise _mapped(cause, self._where) from err
         if self._transport == "auto":
             self._transport = "streamable_http"
         return result
@@ -254,7 +256,7 @@ class McpClient:
                 await self._initialize(session)
                 return await op(session)
         except Exception as err:  # unwrapped and mapped below
-            raise _mapped(_leaf(err), self.config.url) from err
+            raise _mapped(_leaf(err), self._where) from err
 
     async def _initialize(self, session: ClientSession) -> None:
         info = await session.initialize()
@@ -288,7 +290,7 @@ class McpClient:
                     _, writer = await asyncio.open_connection(host, port)
             except (OSError, TimeoutError):
                 operation.abort(
-                    f"The MCP server at {self.config.url} went away during the call."
+                    f"The MCP server at {self._where} went away during the call."
                 )
                 return
             writer.close()
@@ -333,9 +335,10 @@ def _mapped(err: BaseException, url: str) -> Exception:
     if isinstance(err, _RpcError):
         if err.error.code == types.CONNECTION_CLOSED:
             return McpConnectionError(f"The MCP server at {url} closed the connection.")
-        return McpProtocolError(err.error.message)
+        return McpProtocolError(redact(err.error.message))
     return McpConnectionError(
-        f"Unexpected failure talking to the MCP server at {url}: {_describe(err)}"
+        f"Unexpected failure talking to the MCP server at {url}: "
+        + redact(_describe(err))
     )
 
 

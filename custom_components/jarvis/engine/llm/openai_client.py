@@ -8,13 +8,13 @@ from contextlib import aclosing, contextmanager
 from dataclasses import dataclass, field
 import functools
 import json
-import logging
 import ssl
 from typing import Any
 from uuid import uuid4
 
 import aiohttp
 
+from ..redact import redacting_logger
 from ..types import JsonObject, Message, ToolCall
 from .base import (
     ChatChunk,
@@ -28,7 +28,7 @@ from .base import (
     Usage,
 )
 
-_LOGGER = logging.getLogger(__name__)
+_LOGGER = redacting_logger(__name__)
 
 _ERROR_BODY_LIMIT = 200
 # Counting is an aid to the context budget: a server that cannot count within
