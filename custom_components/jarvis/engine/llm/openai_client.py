@@ -14,9 +14,11 @@ from uuid import uuid4
 
 import aiohttp
 
+from ..bounded import TooLargeError, lines
 from ..redact import redacting_logger
 from ..types import JsonObject, Message, ToolCall
 from .base import (
+    MAX_STREAM_LINE,
     ChatChunk,
     ChatRequest,
     LLMAuthError,
@@ -138,6 +140,8 @@ def _translate_errors() -> Iterator[None]:
         raise LLMConnectionError(f"Cannot reach the server: {err}") from err
     except aiohttp.ClientError as err:
         raise LLMResponseError(f"Request failed: {err}") from err
+    except TooLargeError as err:
+        raise LLMResponseError(str(err)) from err
 
 
 class OpenAIClient:
@@ -311,7 +315,7 @@ class OpenAIClient:
             calls.clear()
             return complete
 
-        async for raw_line in response.content:
+        async for raw_line in lines(response.content.iter_any(), MAX_STREAM_LINE):
             line = raw_line.decode("utf-8", errors="replace").strip()
             # Blank lines separate events; ':' lines are keep-alive comments.
             if not line.startswith("data:"):
