@@ -125,3 +125,18 @@ def test_a_traceback_is_redacted(caplog: pytest.LogCaptureFixture) -> None:
     assert "hunter2" not in record.getMessage()
     assert "hunter2" not in caplog.text
     assert "https://[secret]@nas.local" in caplog.text
+
+
+def test_a_record_that_cannot_be_formatted_passes_unchanged() -> None:
+    """The handler reports it, as for any logger; the caller never sees an error."""
+    record = logging.LogRecord(
+        "custom_components.jarvis",
+        logging.WARNING,
+        __file__,
+        1,
+        "%d items",
+        ("many",),
+        None,
+    )
+    assert RedactingFilter().filter(record)
+    assert (record.msg, record.args) == ("%d items", ("many",))

@@ -191,7 +191,12 @@ class RedactingFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         """Rewrite the record's message; never drops a record."""
-        message = record.getMessage()
+        try:
+            message = record.getMessage()
+        except (TypeError, ValueError):
+            # Arguments that do not fit the message: the handler reports it, as
+            # for any logger, and a filter must not raise at the caller.
+            return True
         if (clean := redact(message)) != message:
             record.msg, record.args = clean, ()
         if record.exc_info and record.exc_text is None:
