@@ -72,7 +72,8 @@ class McpServerConfig:
     transport: Transport = "auto"
     timeout: float = 30.0  # seconds for one operation
     probe_interval: float = 3.0  # seconds between liveness checks during a call
-    # Any one HTTP response; the model sees a few KiB of a result at most.
+    # Any one HTTP response (on SSE, the one stream of a whole short session);
+    # the model sees a few KiB of a result at most.
     max_response_bytes: int = 4 * 1024 * 1024
 
 
