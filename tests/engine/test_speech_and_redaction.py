@@ -56,6 +56,7 @@ def test_clean_for_speech(text: str, spoken: str) -> None:
         ("der Code ist vier drei zwei eins", "der Code ist [secret]"),
         ("Der Alarmcode lautet einundzwanzig.", "Der Alarmcode lautet [secret]."),
         ("das Passwort ist Sonne", "das Passwort ist [secret]"),
+        ("die PIN heißt dreißig zwölf", "die PIN heißt [secret]"),
         (
             "el código de la alarma es cuatro tres dos uno",
             "el código de la alarma es [secret]",

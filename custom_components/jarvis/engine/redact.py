@@ -42,8 +42,11 @@ _TECHNICAL_NAMES = ("passwd", "pwd", "api key", "api_key", "apikey", "token", "s
 
 
 def _alternatives(words: Iterable[str]) -> str:
-    """A regex alternation of words, longest first, spaces as any blank."""
-    ordered = sorted({word.casefold() for word in words}, key=len, reverse=True)
+    """A regex alternation of words, longest first, spaces as any blank.
+
+    Lowered, not casefolded: "dreißig" must stay one to match as written.
+    """
+    ordered = sorted({word.lower() for word in words}, key=len, reverse=True)
     return "|".join(
         re.escape(word).replace(r"\ ", r"\s+").replace("'", "['’]") for word in ordered
     )
