@@ -300,7 +300,7 @@ class McpClient:
 
         def too_large(err: TooLargeError) -> None:
             operation.abort(
-                f"The MCP server at {self._where} sent too much: {err}",
+                f"The MCP server at {self._where} answered too much. {err}",
                 McpResponseTooLargeError,
             )
 
