@@ -23,6 +23,7 @@ import pytest_asyncio
 # Small pieces so clients really have to reassemble streamed text.
 CONTENT_PIECE = 5
 ARGUMENTS_PIECE = 8
+LONG_LINE_PIECE = 64 * 1024
 
 
 @dataclass
@@ -43,6 +44,9 @@ class Reply:
     hang: bool = False
     # Sent verbatim (status 200) instead of a well-formed reply.
     raw: str | None = None
+    # With `hang`, after the content: a line of this many bytes that never
+    # ends (a runaway or broken server).
+    long_line: int = 0
     prompt_tokens: int = 10
     completion_tokens: int = 5
 
@@ -167,6 +171,10 @@ class ScriptedLLMServer:
                 await response.write(frame)
                 # Yield so the client sees separate chunks, not one coalesced write.
                 await asyncio.sleep(reply.piece_delay)
+            for start in range(0, reply.long_line, LONG_LINE_PIECE):
+                await response.write(
+                    b"x" * min(LONG_LINE_PIECE, reply.long_line - start)
+                )
             if reply.hang:
                 await asyncio.Event().wait()
             await response.write_eof()

@@ -78,6 +78,21 @@ async def start_user_flow(hass: HomeAssistant) -> dict[str, Any]:
     return dict(result)
 
 
+async def test_entry_title_never_shows_url_credentials(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    flow = await start_user_flow(hass)
+    url = scripted_llm.url.replace("http://", "http://admin:hunter2@")
+    result = await hass.config_entries.flow.async_configure(
+        flow["flow_id"], {CONF_BACKEND: "openai", CONF_URL: url}
+    )
+    await hass.async_block_till_done()
+
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert result["title"] == f"Jarvis ({scripted_llm.url})"
+    assert result["data"][CONF_URL] == url  # kept, to connect with
+
+
 @pytest.mark.parametrize("backend", ["ollama", "openai"])
 async def test_user_flow_creates_server_with_first_agent(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer, backend: str

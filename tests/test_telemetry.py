@@ -34,7 +34,7 @@ from custom_components.jarvis.const import (
 from custom_components.jarvis.coordinator import TURN_FAILED
 from custom_components.jarvis.diagnostics import async_get_config_entry_diagnostics
 from custom_components.jarvis.engine.phrases import LLM_UNAVAILABLE
-from custom_components.jarvis.telemetry import redact_arguments
+from custom_components.jarvis.engine.redact import redact_data
 from tests.scripted_llm import Reply, ScriptedLLMServer
 from tests.test_conversation import KITCHEN, process, setup_jarvis, speech
 
@@ -464,6 +464,6 @@ async def test_diagnostics_show_recent_turns_redacted(
 
 
 def test_tool_arguments_keep_their_shape_when_redacted() -> None:
-    assert redact_arguments(
+    assert redact_data(
         {"text": "token=abc123", "pin": "0000", "items": ["call +31 6 1234 5678"]}
     ) == {"text": "token=[secret]", "pin": "[secret]", "items": ["call [phone]"]}

@@ -29,6 +29,7 @@ from .engine.budget import TokenEstimator
 from .engine.llm import create_client
 from .engine.llm.base import LLMAuthError, LLMClient, LLMError
 from .engine.loop import ProtocolMemory
+from .engine.redact import public_url
 from .memory import async_setup_services as async_setup_memory_services
 from .safety.pipelines import async_watch_pipelines
 from .telemetry import Telemetry
@@ -99,7 +100,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: JarvisConfigEntry) -> bo
         raise ConfigEntryNotReady(
             translation_domain=DOMAIN,
             translation_key="cannot_connect",
-            translation_placeholders={"url": entry.data[CONF_URL]},
+            translation_placeholders={"url": public_url(entry.data[CONF_URL])},
         ) from err
 
     entry.runtime_data = JarvisData(

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 import json
-import logging
 from typing import Any
 
 from homeassistant.components import ai_task, conversation
@@ -25,6 +24,7 @@ from .const import (
 )
 from .engine.llm.base import ChatRequest, LLMError
 from .engine.loop.settings import sampling
+from .engine.redact import redacting_logger
 from .engine.structured import (
     StructuredOutputError,
     Validator,
@@ -34,7 +34,7 @@ from .engine.structured import (
 from .engine.types import JsonObject, Message
 from .entity import JarvisLLMEntity, ToolNames, history_from_chat_log
 
-_LOGGER = logging.getLogger(__name__)
+_LOGGER = redacting_logger(__name__)
 
 # Tasks run concurrently; the LLM server queues what it cannot run at once.
 PARALLEL_UPDATES = 0

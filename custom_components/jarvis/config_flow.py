@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-import logging
 from typing import Any
 
 from homeassistant.config_entries import (
@@ -85,10 +84,11 @@ from .const import (
 from .engine.llm.base import LLMAuthError, LLMError
 from .engine.mcp_client import TRANSPORTS, McpAuthError, McpError
 from .engine.modelsize import first_chat_model
+from .engine.redact import public_url, redacting_logger
 from .prompts import DEFAULT_PROMPT
 from .tools.mcp import new_client, parse_headers
 
-_LOGGER = logging.getLogger(__name__)
+_LOGGER = redacting_logger(__name__)
 
 SERVER_SCHEMA = vol.Schema(
     {
@@ -182,7 +182,7 @@ class JarvisConfigFlow(ConfigFlow, domain=DOMAIN):
                 errors["base"] = error
             else:
                 return self.async_create_entry(
-                    title=f"Jarvis ({data[CONF_URL]})",
+                    title=f"Jarvis ({public_url(data[CONF_URL])})",
                     data=data,
                     subentries=[
                         {
@@ -258,7 +258,7 @@ class JarvisConfigFlow(ConfigFlow, domain=DOMAIN):
                     )
                 }
             ),
-            description_placeholders={"url": entry.data[CONF_URL]},
+            description_placeholders={"url": public_url(entry.data[CONF_URL])},
             errors=errors,
         )
 
@@ -491,7 +491,8 @@ class McpServerSubentryFlow(ConfigSubentryFlow):
             elif is_new:
                 title = (user_input.get(CONF_NAME) or "").strip()
                 return self.async_create_entry(
-                    title=title or server_name or data[CONF_URL], data=data
+                    title=title or server_name or public_url(data[CONF_URL]),
+                    data=data,
                 )
             else:
                 return self.async_update_and_abort(

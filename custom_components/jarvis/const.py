@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Final
 
 from .engine.llm.base import Sampling
+from .engine.redact import redacting_logger
 
 DOMAIN: Final = "jarvis"
-LOGGER = logging.getLogger(__package__)
+LOGGER = redacting_logger(__package__)
 
 # Config entry (one per LLM server).
 CONF_BACKEND: Final = "backend"

@@ -13,10 +13,10 @@ from homeassistant.exceptions import ConfigEntryAuthFailed
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.helpers.dispatcher import async_dispatcher_connect
 from homeassistant.helpers.update_coordinator import DataUpdateCoordinator
-from yarl import URL
 
 from .const import CONF_URL, CONNECT_TIMEOUT, DOMAIN, LOGGER
 from .engine.llm.base import LLMAuthError, LLMClient, LLMError
+from .engine.redact import public_url
 from .telemetry import TurnRecord, turn_signal
 
 SERVER_CHECK_INTERVAL = timedelta(seconds=60)
@@ -57,7 +57,7 @@ class ServerMonitor(DataUpdateCoordinator[ServerStatus]):
         self._client = client
         self.data = ServerStatus(reachable=True)
         # User and password never belong in a repair message.
-        self._url = str(URL(entry.data[CONF_URL]).with_user(None))
+        self._url = public_url(entry.data[CONF_URL])
         self._issue_id = f"{ISSUE_SERVER_UNREACHABLE}_{entry.entry_id}"
         # Home Assistant stops an entry's coordinator only when the entry
         # unloads, which stopping does not do: left alone, the check would run

@@ -1,4 +1,5 @@
-"""Diagnostics with secrets redacted."""
+"""Diagnostics with secrets redacted: keys and tokens by name, and every text
+as logs are (URL credentials, codes, card numbers)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from homeassistant.core import HomeAssistant
 
 from . import JarvisConfigEntry
 from .const import CONF_API_KEY, CONF_HEADERS, CONF_TOKEN
+from .engine.redact import redact_data
 
 TO_REDACT = {CONF_API_KEY, CONF_TOKEN, CONF_HEADERS}
 
@@ -23,8 +25,8 @@ async def async_get_config_entry_diagnostics(
     """
     telemetry = entry.runtime_data.telemetry
     status = entry.runtime_data.monitor.data
-    return {
-        "entry": async_redact_data(entry.as_dict(), TO_REDACT),
+    diagnostics: dict[str, Any] = {
+        "entry": entry.as_dict(),
         "backend": entry.runtime_data.client.backend,
         "server": asdict(status) if status else None,
         "recent_turns": {
@@ -41,3 +43,5 @@ async def async_get_config_entry_diagnostics(
             for subentry_id, server in entry.runtime_data.mcp.items()
         },
     }
+    # Keys by name last, so they read as Home Assistant's own redaction.
+    return async_redact_data(redact_data(diagnostics), TO_REDACT)

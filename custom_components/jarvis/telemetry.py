@@ -13,7 +13,6 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-import re
 from typing import Any, Literal
 
 from homeassistant.components import conversation
@@ -25,11 +24,15 @@ from homeassistant.util import dt as dt_util
 
 from .const import DOMAIN, LOGGER
 from .engine.loop import TurnResult
-from .engine.redact import redact
+from .engine.redact import redact, redact_data, redacting_logger
 from .engine.results import failed
 from .engine.types import JsonObject
 
 MAX_TURNS_KEPT = 20  # per agent, for diagnostics
+
+# Home Assistant's chat log logs Jarvis's turns at DEBUG: what was said, the
+# model's tool calls with their arguments, and the tools' results.
+redacting_logger("homeassistant.components.conversation.chat_log")
 
 type TurnPath = Literal["fast_path", "loop", "memory", "confirmation"]
 
@@ -38,13 +41,6 @@ def turn_signal(entry_id: str) -> str:
     """The dispatcher signal a server entry's turns are sent on, with the
     agent's subentry id and the `TurnRecord`."""
     return f"{DOMAIN}_turn_{entry_id}"
-
-
-# Argument names whose values are secrets whatever they look like (alarm codes).
-_SECRET_ARGUMENT = re.compile(
-    r"(?:^|_)(?:password|passwd|passcode|pin|code|token|secret|api_?key)(?:$|_)",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,19 +98,6 @@ class TurnRecord:
         }
 
 
-def redact_arguments(value: Any, key: str = "") -> Any:
-    """Tool arguments with secrets and personal data replaced, structure kept."""
-    if isinstance(value, Mapping):
-        return {k: redact_arguments(v, str(k)) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [redact_arguments(v, key) for v in value]
-    if _SECRET_ARGUMENT.search(key) and value is not None:
-        return "[secret]"
-    if isinstance(value, str):
-        return redact(value)
-    return value
-
-
 def _tool_call(
     name: str,
     arguments: JsonObject,
@@ -125,7 +108,7 @@ def _tool_call(
 ) -> dict[str, Any]:
     call: dict[str, Any] = {
         "name": name,
-        "arguments": redact_arguments(arguments),
+        "arguments": redact_data(arguments),
         "success": success,
         "answered_by_engine": answered_by_engine,
     }
@@ -193,7 +176,7 @@ def loop_record(
         engine={
             "plan": [redact(step) for step in result.plan],
             "llm_call_details": [asdict(call) for call in result.calls],
-            "error": result.error,
+            "error": redact(result.error) if result.error else None,
             "protocol_switch": result.protocol_switch,
             "context": {
                 "shortened_tool_results": result.shortened_results,

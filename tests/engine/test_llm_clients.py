@@ -360,6 +360,21 @@ async def test_error_inside_stream(
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_line_over_the_cap_is_response_error(
+    scripted_llm: ScriptedLLMServer, make_client: ClientFactory, backend: str
+) -> None:
+    """A 1 MiB line that never ends is cut at the cap while it is read."""
+    scripted_llm.script(Reply(content="Hi", long_line=1024 * 1024, hang=True))
+    client = make_client(backend, scripted_llm.url)
+
+    async with asyncio.timeout(10):
+        with pytest.raises(
+            LLMResponseError, match="line of the reply was over 512 KiB"
+        ):
+            await _collect(client, _request())
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 async def test_server_down_is_connection_error(
     closed_port_url: str, make_client: ClientFactory, backend: str
 ) -> None:

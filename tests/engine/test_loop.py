@@ -491,6 +491,25 @@ async def test_garbage_from_the_server_apologises(
     assert host.text == LLM_UNAVAILABLE["en"]
 
 
+async def test_a_line_over_the_cap_apologises_and_the_next_turn_works(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(
+        Reply(content="Let me see.", long_line=1024 * 1024, hang=True),
+        Reply(content="All fine."),
+    )
+    host, _ = make_host()
+    result = await run_loop(client, host)
+
+    assert result.ended == "llm_error"
+    assert result.error == "A line of the reply was over 512 KiB."
+    assert host.text.endswith(LLM_UNAVAILABLE["en"])
+
+    host, _ = make_host()
+    result = await run_loop(client, host)
+    assert (result.ended, host.text) == ("done", "All fine.")
+
+
 async def test_replies_are_cleaned_for_speech(
     client: LLMClient, scripted_llm: ScriptedLLMServer
 ) -> None:

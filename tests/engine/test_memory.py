@@ -14,7 +14,10 @@ from custom_components.jarvis.engine.loop import (
     ReplyLoop,
 )
 from custom_components.jarvis.engine.memory import LongTermMemory, memory_command
-from custom_components.jarvis.engine.phrases import REMEMBERED
+from custom_components.jarvis.engine.phrases import (
+    REMEMBERED,
+    REMEMBERED_WITHOUT_SECRET,
+)
 from custom_components.jarvis.engine.types import JsonObject, Message
 from tests.engine.test_loop import TOOLS
 from tests.scripted_llm import Reply, ScriptedLLMServer
@@ -95,9 +98,72 @@ async def test_recall_newest_first_forget_and_persistence() -> None:
 
 
 async def test_secrets_never_enter_memory() -> None:
-    memory = LongTermMemory(DictBackend())
+    backend = DictBackend()
+    memory = LongTermMemory(backend)
     fact = await memory.remember("u", "my bank pin is 1234 and email is a@b.com")
-    assert "a@b.com" not in fact.text
+    assert fact.text == "my bank pin is [secret] and email is [email]"
+    assert fact.withheld
+    assert "1234" not in str(backend.saved)
+
+
+async def test_secrets_kept_by_older_versions_are_redacted_on_load() -> None:
+    backend = DictBackend()
+    backend.saved = {"facts": {"u": [{"text": "the alarm code is 4321", "created": 1}]}}
+    memory = LongTermMemory(backend)
+    assert [f.text for f in await memory.recall("u", "alarm")] == [
+        "the alarm code is [secret]"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "kept"),
+    [
+        ("en", "Remember the alarm code is 4321.", "the alarm code is [secret]"),
+        (
+            "en",
+            "remember the alarm code is four three two one",
+            "the alarm code is [secret]",
+        ),
+        ("de", "Merk dir, der Code ist vier drei zwei eins", "der Code ist [secret]"),
+        (
+            "fr",
+            "Retiens que le code de l'alarme est 4321",
+            "le code de l'alarme est [secret]",
+        ),
+    ],
+)
+async def test_a_remembered_code_is_withheld_and_the_user_told(
+    client: LLMClient,
+    scripted_llm: ScriptedLLMServer,
+    language: str,
+    said: str,
+    kept: str,
+) -> None:
+    backend = DictBackend()
+    memory = LongTermMemory(backend)
+    loop = ReplyLoop(client, LoopSettings(model="test-model"), memory=memory)
+    result = await loop.run(
+        system_prompt="You are Jarvis.",
+        history=[Message("user", said)],
+        tools=TOOLS,
+        host=LocalStepHost({}),
+        language=language,
+        user="u1",
+    )
+    assert result.text == REMEMBERED_WITHOUT_SECRET[language]
+    assert result.text != REMEMBERED[language]
+    assert [f["text"] for f in backend.saved["facts"]["u1"]] == [kept]
+    assert scripted_llm.chat_requests == []
+
+
+async def test_the_memory_tool_tells_the_model_a_code_was_not_kept() -> None:
+    memory = LongTermMemory(DictBackend())
+    said = "please remember my PIN is 9876"
+    result = await memory.answer_tool(
+        "u", "memory_remember", {"fact": "my PIN is 9876"}, said
+    )
+    assert result["remembered"] == "my PIN is [secret]"
+    assert "never kept" in result["note"]
 
 
 def run_with_memory(

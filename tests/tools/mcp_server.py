@@ -5,7 +5,8 @@
 
 Prints `PORT <n>` once it listens. Tools that say they change nothing
 (MCP's readOnlyHint): `add`, `slow`, `inject`, `plan` (a schema with enums,
-nested objects and arrays), `fail`, and `get_tide_times`; and `echo` and
+nested objects and arrays), `fail`, `huge` (a text of any size), and
+`get_tide_times`; and `echo` and
 `set_sprinkler`, which may change things. `get_tide_times` and
 `set_sprinkler` also print their calls (`CALL <tool> <json args>`) so tests
 can see what reached the server.
@@ -102,6 +103,11 @@ def build(name: str) -> FastMCP:
     def fail() -> str:
         """Always fails."""
         raise ValueError("the tool broke")
+
+    @server.tool(annotations=read_only)
+    def huge(size: int) -> str:
+        """A text of `size` characters."""
+        return "x" * size
 
     @server.tool()
     def set_sprinkler(zone: str, on: bool) -> str:

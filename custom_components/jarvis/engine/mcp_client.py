@@ -6,6 +6,13 @@ server that restarts needs no reconnect logic. Streamable HTTP is tried first
 and SSE is the fallback, as the MCP transport spec's backwards-compatibility
 section describes; the transport that worked is remembered.
 
+Responses are capped while they are read (`engine.bounded`): the SDK reads a
+JSON reply whole and an SSE event line by line, so the cap sits in the httpx
+client under it, and ends the operation at once (the SDK swallows a reading
+error and would wait for its timeout). The configured headers, a bearer token
+among them, go to the server's own origin only: a redirect elsewhere loses
+them (httpx itself keeps custom headers across origins).
+
 Calls that hang are bounded twice: by a timeout, and by a liveness probe that
 ends the call as soon as the server's port stops accepting connections (the
 streamable HTTP transport otherwise waits forever for a server that died in
@@ -17,7 +24,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-import logging
 import ssl
 from typing import Literal
 from urllib.parse import urlsplit
@@ -27,9 +33,11 @@ from mcp import ClientSession, McpError as _RpcError, types
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 
+from .bounded import TooLargeError, response_cap
+from .redact import public_url, redact, redacting_logger
 from .types import JsonObject
 
-_LOGGER = logging.getLogger(__name__)
+_LOGGER = redacting_logger(__name__)
 
 type Transport = Literal["auto", "streamable_http", "sse"]
 TRANSPORTS: tuple[Transport, ...] = ("auto", "streamable_http", "sse")
@@ -47,6 +55,10 @@ class McpAuthError(McpConnectionError):
     """The server refused the credentials (HTTP 401/403)."""
 
 
+class McpResponseTooLargeError(McpError):
+    """The server sent a response over the size cap."""
+
+
 class McpProtocolError(McpError):
     """The server answered with a protocol error (an unknown tool, bad arguments)."""
 
@@ -60,6 +72,9 @@ class McpServerConfig:
     transport: Transport = "auto"
     timeout: float = 30.0  # seconds for one operation
     probe_interval: float = 3.0  # seconds between liveness checks during a call
+    # Any one HTTP response (on SSE, the one stream of a whole short session);
+    # the model sees a few KiB of a result at most.
+    max_response_bytes: int = 4 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,9 +112,10 @@ class _Operation:
 
     scope: asyncio.Timeout
     reason: str | None = None
+    error: type[McpError] = McpConnectionError
 
-    def abort(self, reason: str) -> None:
-        self.reason = reason
+    def abort(self, reason: str, error: type[McpError] = McpConnectionError) -> None:
+        self.reason, self.error = reason, error
         self.scope.reschedule(asyncio.get_running_loop().time())
 
 
@@ -115,6 +131,8 @@ class McpClient:
         self._transport: Transport = config.transport
         self._operations: set[_Operation] = set()
         self.server_name: str | None = None
+        # In error texts: never the URL's credentials.
+        self._where = public_url(config.url)
 
     @property
     def transport(self) -> Transport:
@@ -176,14 +194,14 @@ class McpClient:
         *,
         watch: bool = False,
     ) -> T:
-        url = self.config.url
+        url = self._where
         try:
             async with asyncio.timeout(self.config.timeout) as scope:
                 operation = _Operation(scope)
                 self._operations.add(operation)
                 probe = asyncio.create_task(self._probe(operation)) if watch else None
                 try:
-                    return await self._run(op)
+                    return await self._run(op, operation)
                 finally:
                     self._operations.discard(operation)
                     if probe is not None:
@@ -191,32 +209,34 @@ class McpClient:
                         await asyncio.wait([probe])
         except TimeoutError as err:
             if operation.reason:
-                raise McpConnectionError(operation.reason) from err
+                raise operation.error(operation.reason) from err
             raise McpConnectionError(
                 f"The MCP server at {url} did not answer within "
                 f"{self.config.timeout:g} s while {what}."
             ) from err
 
-    async def _run[T](self, op: Callable[[ClientSession], Awaitable[T]]) -> T:
+    async def _run[T](
+        self, op: Callable[[ClientSession], Awaitable[T]], operation: _Operation
+    ) -> T:
         if self._transport != "sse":
             try:
-                return await self._run_streamable(op)
+                return await self._run_streamable(op, operation)
             except _NotStreamable as err:
                 if self._transport == "streamable_http":
-                    raise _mapped(err.cause, self.config.url) from err.cause
+                    raise _mapped(err.cause, self._where) from err.cause
                 _LOGGER.debug("Streamable HTTP refused (%s); trying SSE", err.cause)
-            result = await self._run_sse(op)
+            result = await self._run_sse(op, operation)
             self._transport = "sse"
             return result
-        return await self._run_sse(op)
+        return await self._run_sse(op, operation)
 
     async def _run_streamable[T](
-        self, op: Callable[[ClientSession], Awaitable[T]]
+        self, op: Callable[[ClientSession], Awaitable[T]], operation: _Operation
     ) -> T:
         initialized = False
         try:
             async with (
-                self._http_client() as http,
+                self._http_client(operation) as http,
                 streamable_http_client(self.config.url, http_client=http) as (
                     read,
                     write,
@@ -234,12 +254,21 @@ class McpClient:
             # is SSE worth a try.
             if not initialized and _maybe_sse_only(cause):
                 raise _NotStreamable(cause) from err
-            raise _mapped(cause, self.config.url) from err
+            raise _mapped(cause, self._where) from err
         if self._transport == "auto":
             self._transport = "streamable_http"
         return result
 
-    async def _run_sse[T](self, op: Callable[[ClientSession], Awaitable[T]]) -> T:
+    async def _run_sse[T](
+        self, op: Callable[[ClientSession], Awaitable[T]], operation: _Operation
+    ) -> T:
+        def factory(
+            headers: dict[str, str] | None = None,
+            timeout: httpx.Timeout | None = None,
+            auth: httpx.Auth | None = None,
+        ) -> httpx.AsyncClient:
+            return self._http_client(operation, headers, timeout, auth)
+
         try:
             async with (
                 sse_client(
@@ -247,14 +276,14 @@ class McpClient:
                     headers=dict(self.config.headers),
                     timeout=self.config.timeout,
                     sse_read_timeout=self.config.timeout,
-                    httpx_client_factory=self._http_client,
+                    httpx_client_factory=factory,
                 ) as (read, write),
                 ClientSession(read, write) as session,
             ):
                 await self._initialize(session)
                 return await op(session)
         except Exception as err:  # unwrapped and mapped below
-            raise _mapped(_leaf(err), self.config.url) from err
+            raise _mapped(_leaf(err), self._where) from err
 
     async def _initialize(self, session: ClientSession) -> None:
         info = await session.initialize()
@@ -262,18 +291,43 @@ class McpClient:
 
     def _http_client(
         self,
+        operation: _Operation,
         headers: dict[str, str] | None = None,
         timeout: httpx.Timeout | None = None,
         auth: httpx.Auth | None = None,
     ) -> httpx.AsyncClient:
-        """An httpx client with the server's headers (also the SSE transport's factory)."""
+        """An httpx client for one operation, with the server's headers."""
+
+        def too_large(err: TooLargeError) -> None:
+            operation.abort(
+                f"The MCP server at {self._where} answered too much. {err}",
+                McpResponseTooLargeError,
+            )
+
         return httpx.AsyncClient(
             headers={**self.config.headers, **(headers or {})},
             timeout=timeout or httpx.Timeout(self.config.timeout),
             auth=auth,
             verify=self._verify,
             follow_redirects=True,
+            event_hooks={
+                "request": [self._keep_headers_home],
+                "response": [
+                    response_cap(
+                        max_bytes=self.config.max_response_bytes,
+                        on_exceeded=too_large,
+                    )
+                ],
+            },
         )
+
+    async def _keep_headers_home(self, request: httpx.Request) -> None:
+        """Drop the configured headers from a request to another origin (a
+        redirect): hooks see every hop."""
+        if _origin(request.url) == _origin(httpx.URL(self.config.url)):
+            return
+        for name in (*self.config.headers, "Authorization"):
+            request.headers.pop(name, None)
 
     async def _probe(self, operation: _Operation) -> None:
         """End the operation when the server's port stops accepting connections."""
@@ -288,7 +342,7 @@ class McpClient:
                     _, writer = await asyncio.open_connection(host, port)
             except (OSError, TimeoutError):
                 operation.abort(
-                    f"The MCP server at {self.config.url} went away during the call."
+                    f"The MCP server at {self._where} went away during the call."
                 )
                 return
             writer.close()
@@ -299,6 +353,11 @@ class _NotStreamable(Exception):
     def __init__(self, cause: BaseException) -> None:
         super().__init__(str(cause))
         self.cause = cause
+
+
+def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
+    default = {"http": 80, "https": 443}.get(url.scheme)
+    return url.scheme, url.host, url.port or default
 
 
 def _leaf(err: BaseException) -> BaseException:
@@ -333,9 +392,10 @@ def _mapped(err: BaseException, url: str) -> Exception:
     if isinstance(err, _RpcError):
         if err.error.code == types.CONNECTION_CLOSED:
             return McpConnectionError(f"The MCP server at {url} closed the connection.")
-        return McpProtocolError(err.error.message)
+        return McpProtocolError(redact(err.error.message))
     return McpConnectionError(
-        f"Unexpected failure talking to the MCP server at {url}: {_describe(err)}"
+        f"Unexpected failure talking to the MCP server at {url}: "
+        + redact(_describe(err))
     )
 
 

@@ -14,7 +14,7 @@ import time
 from typing import Any, Protocol
 
 from .digest import in_own_words, keywords, pick, shorten
-from .redact import redact
+from .redact import redact, withheld
 from .types import ToolSpec
 
 MEMORY_REMEMBER = "memory_remember"
@@ -75,6 +75,11 @@ class Fact:
     text: str
     created: float
 
+    @property
+    def withheld(self) -> bool:
+        """A code, password or number of what was said is not in the fact."""
+        return withheld(self.text)
+
 
 class MemoryBackend(Protocol):
     """Persistence for memory (Home Assistant's Store, or a dict in tests)."""
@@ -105,7 +110,10 @@ def parse_facts(data: Any) -> dict[str, list[Fact]]:
     for user, items in facts.items():
         if not isinstance(items, list):
             raise TypeError("each user's facts must be a list")
-        parsed[str(user)] = [Fact(str(i["text"]), float(i["created"])) for i in items]
+        # Redacted again: facts kept before a secret form was known leave with it.
+        parsed[str(user)] = [
+            Fact(redact(str(i["text"])), float(i["created"])) for i in items
+        ]
     return parsed
 
 
@@ -198,6 +206,12 @@ class LongTermMemory:
                 }
             if name == MEMORY_REMEMBER:
                 fact = await self.remember(user, text)
+                if fact.withheld:
+                    return {
+                        "remembered": fact.text,
+                        "note": "Codes, passwords and numbers like these are never "
+                        "kept; tell the user so.",
+                    }
                 return {"remembered": fact.text}
             return {"forgotten": await self.forget(user, text)}
         facts = await self.recall(user, str(args.get("query", "")))

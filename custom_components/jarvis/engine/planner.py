@@ -16,17 +16,17 @@ import asyncio
 from collections.abc import Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
-import logging
 import re
 import time
 from typing import Literal
 
 from .llm.base import ChatRequest, LLMClient, LLMError, Sampling
 from .output import strip_think
+from .redact import redacting_logger
 from .textproto import first_json_object
 from .types import JsonObject, Message, ToolSpec
 
-_LOGGER = logging.getLogger(__name__)
+_LOGGER = redacting_logger(__name__)
 
 MAX_STEPS = 5
 REPLY = "reply"

@@ -1,11 +1,32 @@
-"""Redaction of personal data and secrets before logs, memory or the LLM."""
+"""Redaction of personal data and secrets wherever text leaves Jarvis: logs,
+diagnostics, turn records, memory and the LLM.
+
+Codes, PINs and passwords have no shape of their own, so they are found by
+what names them ("the alarm code is 4321", "der Code ist vier drei zwei
+eins"), in the words of every language Jarvis speaks (`engine.lang`) whatever
+the language of the text: a German request can end up in an English log line.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+import logging
 import re
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from .lang import LANGUAGES
+
+SECRET = "[secret]"
+# Every placeholder `redact` writes; a text holding one had something withheld.
+PLACEHOLDERS = (SECRET, "[card]", "[iban]", "[email]", "[phone]")
 
 _EMAIL_RE = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 _CARD_RE = re.compile(r"\b(?:\d[ -]?){12,18}\d\b")
+_IBAN_RE = re.compile(
+    r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b", re.I
+)
+_IBAN_SHORTEST = 15  # Norway's
 _PHONE_RE = re.compile(r"(?<![\w+])\+?\d[\d ()./-]{6,}\d\b")
 _BEARER_RE = re.compile(r"\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}", re.IGNORECASE)
 _KEY_RE = re.compile(
@@ -14,10 +35,73 @@ _KEY_RE = re.compile(
     r"|\b(?=[A-Za-z0-9+/_-]*\d)(?=[A-Za-z0-9+/_-]*[A-Z])(?=[A-Za-z0-9+/_-]*[a-z])"
     r"[A-Za-z0-9+/_-]{32,}={0,2}"
 )
-_SECRET_FIELD_RE = re.compile(
-    r"\b(password|passwd|pwd|api[_ -]?key|token|secret)(\s*[:=]\s*|\s+is\s+)(\S+)",
-    re.IGNORECASE,
-)
+# "https://user:pass@host": the user name can be a token too.
+_URL_CREDENTIALS_RE = re.compile(r"\b([a-z][a-z0-9+.-]*://)[^\s/?#@]+@", re.IGNORECASE)
+# Names of secrets in configuration and code rather than speech.
+_TECHNICAL_NAMES = ("passwd", "pwd", "api key", "api_key", "apikey", "token", "secret")
+
+
+def _alternatives(words: Iterable[str]) -> str:
+    """A regex alternation of words, longest first, spaces as any blank.
+
+    Lowered, not casefolded: "dreißig" must stay one to match as written.
+    """
+    ordered = sorted({word.lower() for word in words}, key=len, reverse=True)
+    return "|".join(
+        re.escape(word).replace(r"\ ", r"\s+").replace("'", "['’]") for word in ordered
+    )
+
+
+def _names(words: Iterable[str]) -> str:
+    """Secret names; one of four letters or more also ends a compound ("Türcode")."""
+    words = list(words)
+    long = _alternatives(w for w in words if len(w) >= 4)
+    short = _alternatives(w for w in words if len(w) < 4)
+    # Unanchored before: a compound ends with the name.
+    return rf"(?:(?:{long})|(?<!\w)(?:{short}))(?!\w)"
+
+
+_CODES = [w for pack in LANGUAGES for w in pack.secret_codes]
+_PASSWORDS = [w for pack in LANGUAGES for w in pack.secret_passwords]
+_PASSWORDS += _TECHNICAL_NAMES
+# The secret patterns try every position of a text; most texts name no secret,
+# and a substring test of each name's first word says so far faster.
+_NAME_STEMS = {re.split(r"[\s'’_]", w.casefold())[0] for w in _CODES + _PASSWORDS}
+
+
+def _secret_patterns(
+    codes: list[str], passwords: list[str]
+) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(a code followed by a number, a password followed by any word)."""
+    number = _alternatives(w for pack in LANGUAGES for w in pack.number_words)
+    joiner = _alternatives(w for pack in LANGUAGES for w in pack.number_joiners)
+    links = _alternatives(w for pack in LANGUAGES for w in pack.secret_links)
+    blank = r"[^\S\n]"
+    # "vierundzwanzig", "ventitré": number words glued, at most 40 letters so
+    # that a long word costs little backtracking.
+    token = (
+        rf"(?:\d+|(?=\w{{1,40}}(?!\w))(?:{number})(?:(?:{joiner})?(?:{number}))*)(?!\w)"
+    )
+    separator = rf"(?:{blank}*[,/-]{blank}*|{blank}+)"
+    run = rf"{token}(?:{separator}(?:(?:{joiner}){separator})?{token})*"
+    # "code for the front door is", "'code': '": up to four words between.
+    link = (
+        rf"(?:{blank}+[\w'’-]+){{0,4}}?"
+        rf"(?:{blank}+(?:{links})(?!\w)|['\"]?{blank}*[:=])"
+        rf"{blank}*['\"]?"
+    )
+    code = re.compile(
+        rf"(?P<head>{_names(codes + passwords)}(?:{link}|{blank}+))"
+        rf"(?P<value>{run}|\w*\d\w*)",
+        re.IGNORECASE,
+    )
+    password = re.compile(
+        rf"(?P<head>{_names(passwords)}{link})(?P<value>[^\s'\",;]+)", re.IGNORECASE
+    )
+    return code, password
+
+
+_CODE_RE, _PASSWORD_RE = _secret_patterns(_CODES, _PASSWORDS)
 
 
 def _luhn_ok(number: str) -> bool:
@@ -33,11 +117,104 @@ def _card(match: re.Match[str]) -> str:
     return "[card]" if _luhn_ok(match.group(0)) else match.group(0)
 
 
+def _iban_ok(text: str) -> bool:
+    compact = text.replace(" ", "").upper()
+    if len(compact) < _IBAN_SHORTEST:
+        return False
+    rearranged = compact[4:] + compact[:4]
+    return int("".join(str(int(c, 36)) for c in rearranged)) % 97 == 1
+
+
+def _iban(match: re.Match[str]) -> str:
+    """The longest valid IBAN the match starts with: it may run into a word."""
+    groups = match.group(0).split(" ")
+    for end in range(len(groups), 0, -1):
+        if _iban_ok(candidate := " ".join(groups[:end])):
+            return match.group(0).replace(candidate, "[iban]", 1)
+    return match.group(0)
+
+
+def _secret(match: re.Match[str]) -> str:
+    return match.group("head") + SECRET
+
+
 def redact(text: str) -> str:
-    """Replace emails, phone and card numbers, keys and tokens with placeholders."""
-    text = _SECRET_FIELD_RE.sub(lambda m: f"{m.group(1)}{m.group(2)}[secret]", text)
-    text = _BEARER_RE.sub(lambda m: f"{m.group(1)} [secret]", text)
-    text = _KEY_RE.sub("[secret]", text)
+    """Replace secrets, emails, phone, card and account numbers with placeholders."""
+    text = _URL_CREDENTIALS_RE.sub(rf"\1{SECRET}@", text)
+    folded = text.casefold()
+    named = any(stem in folded for stem in _NAME_STEMS)
+    if named:
+        text = _PASSWORD_RE.sub(_secret, text)
+    text = _BEARER_RE.sub(lambda m: f"{m.group(1)} {SECRET}", text)
+    text = _KEY_RE.sub(SECRET, text)
+    text = _IBAN_RE.sub(_iban, text)
+    if named:
+        text = _CODE_RE.sub(_secret, text)
     text = _EMAIL_RE.sub("[email]", text)
     text = _CARD_RE.sub(_card, text)
     return _PHONE_RE.sub("[phone]", text)
+
+
+def withheld(text: str) -> bool:
+    """Whether `redact` replaced something in the text it made."""
+    return any(placeholder in text for placeholder in PLACEHOLDERS)
+
+
+# Keys whose values are secrets whatever they look like (alarm codes).
+_SECRET_KEY = re.compile(
+    r"(?:^|_)(?:password|passwd|passcode|pin|code|token|secret|api_?key)(?:$|_)",
+    re.IGNORECASE,
+)
+
+
+def redact_data(value: Any, key: str = "") -> Any:
+    """JSON-like data (tool arguments, diagnostics) redacted, structure kept."""
+    if isinstance(value, Mapping):
+        return {k: redact_data(v, str(k)) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [redact_data(v, key) for v in value]
+    if _SECRET_KEY.search(key) and value is not None:
+        return SECRET
+    if isinstance(value, str):
+        return redact(value)
+    return value
+
+
+def public_url(url: str) -> str:
+    """The URL without its user name and password, to show or log."""
+    parts = urlsplit(url)
+    if parts.username is None and parts.password is None:
+        return url
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=host))
+
+
+class RedactingFilter(logging.Filter):
+    """Redacts every record of the logger it is on, traceback included."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite the record's message; never drops a record."""
+        try:
+            message = record.getMessage()
+        except (TypeError, ValueError):
+            # Arguments that do not fit the message: the handler reports it, as
+            # for any logger, and a filter must not raise at the caller.
+            return True
+        if (clean := redact(message)) != message:
+            record.msg, record.args = clean, ()
+        if record.exc_info and record.exc_text is None:
+            trace = logging.Formatter().formatException(record.exc_info)
+            record.exc_text = redact(trace)
+        return True
+
+
+def redacting_logger(name: str) -> logging.Logger:
+    """The named logger, with its records redacted (once, however often asked).
+
+    A filter acts only on its own logger's records, not on its children's, so
+    every module that logs takes its logger from here.
+    """
+    logger = logging.getLogger(name)
+    if not any(isinstance(f, RedactingFilter) for f in logger.filters):
+        logger.addFilter(RedactingFilter())
+    return logger

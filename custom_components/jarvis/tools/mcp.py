@@ -11,7 +11,6 @@ import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass
 import hashlib
-import logging
 import re
 from typing import Any
 
@@ -43,9 +42,10 @@ from ..engine.mcp_client import (
     McpToolResult,
     Transport,
 )
+from ..engine.redact import redact, redacting_logger
 from .services import ToolError
 
-_LOGGER = logging.getLogger(__name__)
+_LOGGER = redacting_logger(__name__)
 MAX_SLUG = 16
 MAX_SCHEMA_DEPTH = 8
 
@@ -196,7 +196,8 @@ class McpServer:
         self.hass = hass
         self.entry = entry
         self.subentry = subentry
-        self.title = subentry.title
+        # Titles of older versions could hold a URL with its credentials.
+        self.title = redact(subentry.title)
         self.slug = slugify(subentry.title)[:MAX_SLUG].strip("_") or "mcp"
         self.client = new_client(subentry.data)
         self.tools: list[ServerTool] = []

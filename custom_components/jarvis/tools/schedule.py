@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-import logging
 import re
 from typing import Any
 
@@ -24,10 +23,11 @@ from homeassistant.util import dt as dt_util
 from homeassistant.util.ulid import ulid_now
 
 from ..const import DOMAIN
+from ..engine.redact import redacting_logger
 from ..stores import CheckedStore
 from .services import ServiceAction, ToolError, async_run
 
-_LOGGER = logging.getLogger(__name__)
+_LOGGER = redacting_logger(__name__)
 
 STORAGE_KEY = f"{DOMAIN}.scheduled_actions"
 STORAGE_VERSION = 1

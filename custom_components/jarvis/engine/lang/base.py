@@ -18,6 +18,8 @@ class Language:
     not_understood: str
     done: str
     remembered: str
+    # A fact kept with its code, password or number replaced (`engine.redact`).
+    remembered_without_secret: str
     forgotten: str
     nothing_to_forget: str
     stopped: str
@@ -66,6 +68,22 @@ class Language:
     polite: tuple[str, ...]
     # Sounds and small words that say nothing: "um", "well".
     fillers: tuple[str, ...]
+
+    # Secrets, hidden by `engine.redact` wherever text leaves Jarvis. The names
+    # of numeric secrets: "code", "PIN" (a name of four letters or more also
+    # ends compounds: "Alarmcode", "Türcode"); what follows them is hidden when
+    # it is a number, in digits or words ("four three two one").
+    secret_codes: tuple[str, ...]
+    # The names of secrets of any shape: "password"; the word after them is hidden.
+    secret_passwords: tuple[str, ...]
+    # Words between a secret's name and the secret: "is", "was".
+    secret_links: tuple[str, ...]
+    # Number words, including the parts of compound ones ("veinti" of
+    # "veinticuatro") and forms that lose a vowel in compounds ("vent" of "ventuno").
+    number_words: tuple[str, ...]
+    # What joins number words: "and" of "one hundred and five", "und" of
+    # "einundzwanzig".
+    number_joiners: tuple[str, ...]
 
 
 def words(text: str) -> tuple[str, ...]:

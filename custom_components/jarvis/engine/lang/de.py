@@ -11,6 +11,7 @@ LANGUAGE = Language(
     not_understood="Entschuldigung, das habe ich nicht hinbekommen.",
     done="Erledigt.",
     remembered="Das merke ich mir.",
+    remembered_without_secret="Das merke ich mir, aber ohne den Code oder die Nummer darin: so etwas speichere ich nicht.",
     forgotten="Erledigt, ich habe es vergessen.",
     nothing_to_forget="Dazu hatte ich mir nichts gemerkt.",
     stopped="Okay.",
@@ -70,4 +71,13 @@ LANGUAGE = Language(
     questions=words("was, welche, welcher, welches, wer, wo, wie, warum, wieso"),
     polite=words("bitte, danke, bitte schön, danke schön"),
     fillers=words("äh, ähm, also, dann, und, ich, es, das, jetzt, doch"),
+    secret_codes=words(
+        "code, pin, geheimzahl, geheimnummer, kombination, kartennummer"
+    ),
+    secret_passwords=words("passwort, kennwort"),
+    secret_links=words("ist, lautet, war, sind, heißt"),
+    number_words=words(
+        "null, eins, ein, eine, zwei, zwo, drei, vier, fünf, sechs, sechzehn, sieben, siebzehn, acht, neun, zehn, elf, zwölf, zwanzig, dreißig, vierzig, fünfzig, sechzig, siebzig, achtzig, neunzig, hundert, tausend"
+    ),
+    number_joiners=words("und"),
 )

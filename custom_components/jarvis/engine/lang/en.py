@@ -11,6 +11,7 @@ LANGUAGE = Language(
     not_understood="Sorry, I couldn't work that out.",
     done="Done.",
     remembered="I'll remember that.",
+    remembered_without_secret="I'll remember that, but not the code or number in it: I don't keep those.",
     forgotten="Done, I've forgotten it.",
     nothing_to_forget="I had nothing remembered about that.",
     stopped="Okay.",
@@ -76,4 +77,11 @@ LANGUAGE = Language(
         "um, uh, er, erm, oh, well, so, then, and, i, i'm, i said, it, that, now, "
         "jarvis"
     ),
+    secret_codes=words("code, pin, combination, card number, cvv, cvc"),
+    secret_passwords=words("password, passcode, passphrase"),
+    secret_links=words("is, was, are, equals"),
+    number_words=words(
+        "zero, oh, one, two, three, four, five, six, seven, eight, nine, ten, eleven, twelve, thirteen, fourteen, fifteen, sixteen, seventeen, eighteen, nineteen, twenty, thirty, forty, fifty, sixty, seventy, eighty, ninety, hundred, thousand, double, triple"
+    ),
+    number_joiners=words("and"),
 )

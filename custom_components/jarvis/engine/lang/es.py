@@ -11,6 +11,7 @@ LANGUAGE = Language(
     not_understood="Lo siento, no he podido resolverlo.",
     done="Hecho.",
     remembered="Lo recordaré.",
+    remembered_without_secret="Lo recordaré, pero sin el código o número que contiene: eso no lo guardo.",
     forgotten="Hecho, lo he olvidado.",
     nothing_to_forget="No tenía nada guardado sobre eso.",
     stopped="Vale.",
@@ -64,4 +65,11 @@ LANGUAGE = Language(
     questions=words("qué, cuál, cuáles, quién, quiénes, dónde, por qué, cómo"),
     polite=words("por favor, gracias, muchas gracias"),
     fillers=words("eh, pues, entonces, y, yo, ahora, lo"),
+    secret_codes=words("código, codigo, pin, combinación, número de tarjeta"),
+    secret_passwords=words("contraseña, clave"),
+    secret_links=words("es, era, son"),
+    number_words=words(
+        "cero, uno, una, un, dos, tres, cuatro, cinco, seis, siete, ocho, nueve, diez, once, doce, trece, catorce, quince, dieciséis, diecisiete, dieciocho, diecinueve, veinte, veinti, veintiún, veintidós, veintitrés, veintiséis, treinta, cuarenta, cincuenta, sesenta, setenta, ochenta, noventa, cien, ciento, mil"
+    ),
+    number_joiners=words("y"),
 )

@@ -11,6 +11,7 @@ LANGUAGE = Language(
     not_understood="Désolé, je n'ai pas réussi.",
     done="C'est fait.",
     remembered="Je m'en souviendrai.",
+    remembered_without_secret="Je m'en souviendrai, mais sans le code ou le numéro : je ne garde pas ce genre de choses.",
     forgotten="C'est fait, je l'ai oublié.",
     nothing_to_forget="Je n'avais rien retenu à ce sujet.",
     stopped="D'accord.",
@@ -66,4 +67,11 @@ LANGUAGE = Language(
     questions=words("quoi, quel, quelle, lequel, laquelle, qui, où, pourquoi, comment"),
     polite=words("s'il te plaît, s'il vous plaît, stp, svp, merci"),
     fillers=words("euh, ben, bah, alors, et, je, ça, maintenant"),
+    secret_codes=words("code, pin, combinaison, numéro de carte"),
+    secret_passwords=words("mot de passe, mdp"),
+    secret_links=words("est, était"),
+    number_words=words(
+        "zéro, un, une, deux, trois, quatre, cinq, six, sept, huit, neuf, dix, onze, douze, treize, quatorze, quinze, seize, vingt, vingts, trente, quarante, cinquante, soixante, cent, cents, mille"
+    ),
+    number_joiners=words("et"),
 )

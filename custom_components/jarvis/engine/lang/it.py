@@ -11,6 +11,7 @@ LANGUAGE = Language(
     not_understood="Scusa, non ci sono riuscito.",
     done="Fatto.",
     remembered="Me lo ricorderò.",
+    remembered_without_secret="Me lo ricorderò, ma senza il codice o il numero: queste cose non le conservo.",
     forgotten="Fatto, l'ho dimenticato.",
     nothing_to_forget="Non avevo niente in memoria su questo.",
     stopped="Va bene.",
@@ -65,4 +66,11 @@ LANGUAGE = Language(
     questions=words("cosa, che cosa, quale, quali, chi, dove, perché, come"),
     polite=words("per favore, per piacere, grazie, grazie mille"),
     fillers=words("ehm, beh, allora, e, io, lo, ora, adesso"),
+    secret_codes=words("codice, pin, combinazione, numero della carta"),
+    secret_passwords=words("password, parola d'ordine"),
+    secret_links=words("è, é, era, sono"),
+    number_words=words(
+        "zero, uno, una, un, due, tre, tré, quattro, cinque, sei, sette, otto, nove, dieci, undici, dodici, tredici, quattordici, quindici, sedici, diciassette, diciotto, diciannove, venti, vent, trenta, trent, quaranta, quarant, cinquanta, cinquant, sessanta, sessant, settanta, settant, ottanta, ottant, novanta, novant, cento, mille, mila"
+    ),
+    number_joiners=words("e"),
 )

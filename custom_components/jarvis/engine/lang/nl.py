@@ -8,6 +8,7 @@ LANGUAGE = Language(
     not_understood="Sorry, dat is me niet gelukt.",
     done="Klaar.",
     remembered="Dat onthoud ik.",
+    remembered_without_secret="Dat onthoud ik, maar zonder de code of het nummer: zoiets bewaar ik niet.",
     forgotten="Klaar, ik ben het vergeten.",
     nothing_to_forget="Daar had ik niets over onthouden.",
     stopped="Oké.",
@@ -66,4 +67,11 @@ LANGUAGE = Language(
     questions=words("wat, welke, welk, wie, waar, waarom, hoe"),
     polite=words("alsjeblieft, alstublieft, dank je, dank u, bedankt, hoor"),
     fillers=words("eh, uhm, nou, dan, en, ik, het, nu, maar"),
+    secret_codes=words("code, pin, combinatie, kaartnummer"),
+    secret_passwords=words("wachtwoord"),
+    secret_links=words("is, was, luidt, zijn"),
+    number_words=words(
+        "nul, een, één, twee, drie, vier, vijf, zes, zeven, acht, negen, tien, elf, twaalf, dertien, veertien, twintig, dertig, veertig, vijftig, zestig, zeventig, tachtig, negentig, honderd, duizend"
+    ),
+    number_joiners=words("en, ën"),
 )

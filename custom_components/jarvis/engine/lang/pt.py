@@ -11,6 +11,7 @@ LANGUAGE = Language(
     not_understood="Desculpe, não consegui.",
     done="Feito.",
     remembered="Vou lembrar-me disso.",
+    remembered_without_secret="Vou lembrar-me disso, mas sem o código ou número: isso não guardo.",
     forgotten="Feito, esqueci.",
     nothing_to_forget="Não tinha nada guardado sobre isso.",
     stopped="Está bem.",
@@ -65,4 +66,11 @@ LANGUAGE = Language(
     questions=words("o quê, que, qual, quais, quem, onde, porquê, por que"),
     polite=words("por favor, obrigado, obrigada"),
     fillers=words("eh, pois, então, e, eu, isso, agora"),
+    secret_codes=words("código, codigo, pin, combinação, número do cartão"),
+    secret_passwords=words("senha, palavra-passe"),
+    secret_links=words("é, era, são"),
+    number_words=words(
+        "zero, um, uma, dois, duas, três, quatro, cinco, seis, meia, sete, oito, nove, dez, onze, doze, treze, catorze, quatorze, quinze, dezesseis, dezasseis, dezessete, dezassete, dezoito, dezenove, dezanove, vinte, trinta, quarenta, cinquenta, sessenta, setenta, oitenta, noventa, cem, cento, mil"
+    ),
+    number_joiners=words("e"),
 )

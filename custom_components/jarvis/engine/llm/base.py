@@ -19,6 +19,11 @@ class Sampling:
     max_tokens: int = 512
 
 
+# One line of a streamed reply (an SSE event, an NDJSON object) carries a few
+# tokens; a longer one ends the call with LLMResponseError, read up to here only.
+MAX_STREAM_LINE = 512 * 1024
+
+
 @dataclass(frozen=True, slots=True)
 class ChatRequest:
     """One chat completion request."""

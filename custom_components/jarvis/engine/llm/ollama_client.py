@@ -13,8 +13,10 @@ import httpx
 import ollama
 import pydantic
 
+from ..bounded import TooLargeError, response_cap
 from ..types import Message, ToolCall
 from .base import (
+    MAX_STREAM_LINE,
     ChatChunk,
     ChatRequest,
     LLMAuthError,
@@ -85,6 +87,8 @@ def _translate_errors(*, had_tools: bool = False) -> Iterator[None]:
     """Turn httpx and ollama failures into the engine's errors."""
     try:
         yield
+    except TooLargeError as err:
+        raise LLMResponseError(str(err)) from err
     except ollama.ResponseError as err:
         # Errors sent inside a stream carry no status (-1).
         message = (
@@ -131,6 +135,8 @@ class OllamaClient:
             headers={"Authorization": f"Bearer {api_key}"} if api_key else None,
             timeout=httpx.Timeout(read_timeout, connect=connect_timeout),
             verify=verify_ssl,
+            # The package reads NDJSON lines with no bound of its own.
+            event_hooks={"response": [response_cap(max_line=MAX_STREAM_LINE)]},
         )
 
     @property

@@ -8,15 +8,17 @@ from contextlib import aclosing, contextmanager
 from dataclasses import dataclass, field
 import functools
 import json
-import logging
 import ssl
 from typing import Any
 from uuid import uuid4
 
 import aiohttp
 
+from ..bounded import TooLargeError, lines
+from ..redact import redacting_logger
 from ..types import JsonObject, Message, ToolCall
 from .base import (
+    MAX_STREAM_LINE,
     ChatChunk,
     ChatRequest,
     LLMAuthError,
@@ -28,7 +30,7 @@ from .base import (
     Usage,
 )
 
-_LOGGER = logging.getLogger(__name__)
+_LOGGER = redacting_logger(__name__)
 
 _ERROR_BODY_LIMIT = 200
 # Counting is an aid to the context budget: a server that cannot count within
@@ -151,6 +153,8 @@ def _translate_errors() -> Iterator[None]:
         raise LLMConnectionError(f"Cannot reach the server: {err}") from err
     except aiohttp.ClientError as err:
         raise LLMResponseError(f"Request failed: {err}") from err
+    except TooLargeError as err:
+        raise LLMResponseError(str(err)) from err
 
 
 class OpenAIClient:
@@ -324,7 +328,7 @@ class OpenAIClient:
             calls.clear()
             return complete
 
-        async for raw_line in response.content:
+        async for raw_line in lines(response.content.iter_any(), MAX_STREAM_LINE):
             line = raw_line.decode("utf-8", errors="replace").strip()
             # Blank lines separate events; ':' lines are keep-alive comments.
             if not line.startswith("data:"):

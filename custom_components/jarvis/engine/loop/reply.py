@@ -25,6 +25,7 @@ from ..phrases import (
     FORGOTTEN,
     NOTHING_TO_FORGET,
     REMEMBERED,
+    REMEMBERED_WITHOUT_SECRET,
     STOPPED,
     TOO_SLOW,
     phrase,
@@ -242,8 +243,10 @@ class ReplyLoop:
         assert self._memory is not None
         action, text = command
         if action == "remember":
-            await self._memory.remember(user, text)
-            reply = phrase(REMEMBERED, language)
+            fact = await self._memory.remember(user, text)
+            reply = phrase(
+                REMEMBERED_WITHOUT_SECRET if fact.withheld else REMEMBERED, language
+            )
         else:
             removed = await self._memory.forget(user, text)
             reply = phrase(FORGOTTEN if removed else NOTHING_TO_FORGET, language)

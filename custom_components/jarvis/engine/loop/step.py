@@ -6,7 +6,6 @@ import asyncio
 from collections.abc import AsyncIterator, Sequence
 from contextlib import aclosing
 import json
-import logging
 import re
 import time
 from typing import Literal, Protocol
@@ -15,7 +14,7 @@ from ..budget import fit, over_limit, prompt_chars
 from ..llm.base import ChatRequest, LLMError, LLMToolsRejectedError, Usage
 from ..output import ReleaseGate, ThinkFilter, strip_think
 from ..phrases import LLM_UNAVAILABLE, phrase
-from ..redact import redact
+from ..redact import redact, redacting_logger
 from ..speech import clean_for_speech
 from ..textproto import (
     parse_text_reply,
@@ -27,7 +26,7 @@ from .host import Delta, StepStart, TextDelta, ToolCallDelta
 from .records import CallProtocol, LLMCallRecord, Purpose, Timing, TurnResult
 from .settings import Engine, sampling
 
-_LOGGER = logging.getLogger(__name__)
+_LOGGER = redacting_logger(__name__)
 
 # Room for what is added after fitting: protocol wrappers, an instruction.
 BUDGET_MARGIN_TOKENS = 192

@@ -1,0 +1,142 @@
+"""Secrets in every outlet: logs at DEBUG, diagnostics, the conversation trace
+Jarvis records, and memory. Each form of secret is said to a real agent whose
+(scripted) model passes it to a tool, and looked for wherever it could leave."""
+
+from __future__ import annotations
+
+import logging
+
+from homeassistant.components.conversation import trace
+from homeassistant.core import HomeAssistant
+import pytest
+
+from custom_components.jarvis.diagnostics import async_get_config_entry_diagnostics
+from custom_components.jarvis.engine.phrases import REMEMBERED_WITHOUT_SECRET
+from custom_components.jarvis.engine.redact import RedactingFilter
+from custom_components.jarvis.memory import HOUSEHOLD, async_get_memory
+from tests.scripted_llm import Reply, ScriptedLLMServer
+from tests.test_conversation import process, setup_jarvis, speech
+
+pytestmark = pytest.mark.usefixtures("ha_core")
+
+CHAT_LOG = "homeassistant.components.conversation.chat_log"
+
+# (what is said, the secret in it)
+SECRETS = [
+    ("the alarm code is 4321", "4321"),
+    ("the alarm code is four three two one", "four three two one"),
+    ("der Code ist vier drei zwei eins", "vier drei zwei eins"),
+    ("mi PIN es 9876", "9876"),
+    ("le mot de passe est soleil42", "soleil42"),
+    ("my IBAN is DE89 3704 0044 0532 0130 00", "3704 0044"),
+    ("my card is 4111 1111 1111 1111", "4111 1111"),
+    ("the NAS is https://admin:hunter2@nas.local", "hunter2"),
+]
+
+
+def jarvis_logs(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """Records of Jarvis, and of Home Assistant's chat log of Jarvis's turns
+    (not of what logs the request before Jarvis has it)."""
+    return [
+        record.getMessage() + (record.exc_text or "")
+        for record in caplog.records
+        if record.name.startswith("custom_components.jarvis") or record.name == CHAT_LOG
+    ]
+
+
+@pytest.mark.parametrize(("said", "secret"), SECRETS)
+async def test_a_secret_leaves_jarvis_only_redacted(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    caplog: pytest.LogCaptureFixture,
+    said: str,
+    secret: str,
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    entry, agent = await setup_jarvis(hass, scripted_llm)
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOn", {"name": said})]),
+        Reply(content=f"I could not find {said}."),
+    )
+    await process(hass, agent, said)
+    assert len(scripted_llm.chat_requests) == 2
+
+    # Logs: Jarvis's own, and Home Assistant's chat log of Jarvis's turn (the
+    # tool call with its arguments, the tool's result, the streamed reply).
+    logged = jarvis_logs(caplog)
+    assert any("Tool call: HassTurnOn" in line for line in logged)
+    assert any(line.startswith("Turn: ") for line in logged)
+    assert not [line for line in logged if secret in line]
+
+    # Diagnostics: the entry and the recent turns.
+    diagnostics = await async_get_config_entry_diagnostics(hass, entry)
+    (subentry_id,) = entry.subentries
+    (turn,) = diagnostics["recent_turns"][subentry_id]
+    assert turn["tool_calls"][0]["name"] == "HassTurnOn"
+    assert secret not in str(diagnostics)
+
+    # The trace details Jarvis records for the Assist debug view.
+    (last,) = trace.async_get_traces()[-1:]
+    details = [
+        event["data"]
+        for event in last.as_dict()["events"]
+        if event["event_type"] == trace.ConversationTraceEventType.AGENT_DETAIL
+        and "path" in (event["data"] or {})
+    ]
+    assert details
+    assert details[0]["tool_calls"][0]["arguments"]["name"] != said
+    assert secret not in str(details)
+
+    # Memory: kept without the secret, and the user is told.
+    caplog.clear()
+    response = await process(hass, agent, f"remember {said}")
+    assert speech(response) == REMEMBERED_WITHOUT_SECRET["en"]
+    facts = await async_get_memory(hass).recall(HOUSEHOLD, said)
+    assert len(facts) == 1
+    assert secret not in facts[0].text
+    assert not [line for line in jarvis_logs(caplog) if secret in line]
+
+
+async def test_every_jarvis_logger_redacts(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """A module that takes a plain logger would log secrets verbatim."""
+    await setup_jarvis(hass, scripted_llm)
+    names = [
+        name
+        for name, logger in logging.root.manager.loggerDict.items()
+        if name.startswith("custom_components.jarvis")
+        and isinstance(logger, logging.Logger)
+    ]
+    assert "custom_components.jarvis.engine.loop.step" in names
+    names.append(CHAT_LOG)
+    for name in names:
+        filters = logging.getLogger(name).filters
+        assert any(isinstance(f, RedactingFilter) for f in filters), name
+
+
+def test_a_traceback_is_redacted(caplog: pytest.LogCaptureFixture) -> None:
+    logger = logging.getLogger("custom_components.jarvis")
+    error = ValueError("cannot reach https://admin:hunter2@nas.local")
+    logger.error(
+        "Setup of %s failed", "https://admin:hunter2@nas.local", exc_info=error
+    )
+    (record,) = caplog.records
+    assert "hunter2" not in record.getMessage()
+    assert "hunter2" not in caplog.text
+    assert "https://[secret]@nas.local" in caplog.text
+
+
+def test_a_record_that_cannot_be_formatted_passes_unchanged() -> None:
+    """The handler reports it, as for any logger; the caller never sees an error."""
+    record = logging.LogRecord(
+        "custom_components.jarvis",
+        logging.WARNING,
+        __file__,
+        1,
+        "%d items",
+        ("many",),
+        None,
+    )
+    assert RedactingFilter().filter(record)
+    assert (record.msg, record.args) == ("%d items", ("many",))
