@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+import time
 
 import numpy as np
 import pytest
@@ -213,3 +214,23 @@ async def test_streaming_can_be_turned_off(serve: Serve, voice_dir: Path) -> Non
         assert "audio-chunk" in types
     finally:
         service.close()
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["." * 20_000, "A. " * 6_000, "Hi." + " " * 20_000 + "x", "x" * 20_000,
+     "a b c d e " + "and " * 5_000],
+)  # fmt: skip
+def test_text_chunker_is_linear(text: str) -> None:
+    """One character at a time, the last half costs what the first half does."""
+    chunker = TextChunker()
+    halves = []
+    for half in (text[: len(text) // 2], text[len(text) // 2 :]):
+        started = time.process_time()
+        for char in half:
+            chunker.add(char)
+        halves.append(time.process_time() - started)
+    chunker.finish()
+    # Quadratic work made the second half three times slower, and took minutes.
+    assert sum(halves) < 2.0
+    assert halves[1] < 2 * halves[0] + 0.05
