@@ -11,6 +11,7 @@ on how fast the decodes ran.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 import logging
 from typing import Final
 
@@ -27,7 +28,7 @@ from wyoming.event import Event
 from wyoming.info import Describe
 
 from ..audio import PcmConverter
-from ..protocol import ServiceHandler, optional_str, parse
+from ..protocol import RequestError, ServiceHandler, optional_str, parse
 from .service import SttService, Transcript
 from .speech import SpeechTracker
 
@@ -45,6 +46,8 @@ EARLY_TRAILING_SILENCE: Final = 16000
 # sample, as it often does right after a wake word, tiny.en drops or garbles the
 # first word ("Dim the lights" -> "in the lights").
 LEAD_IN_SILENCE: Final = 3200
+# A stream goes on past --max-seconds unheard; this many times that, it is cut.
+_STREAM_LIMIT: Final = 2
 
 
 class _Utterance:
@@ -53,7 +56,7 @@ class _Utterance:
     def __init__(self, service: SttService, language: str | None) -> None:
         self._service = service
         self._language = language
-        self._converter = PcmConverter()
+        self._converter = PcmConverter(service.max_seconds)
         self._audio = bytearray()
         self._vad = service.vads.acquire()
         self._tracker = SpeechTracker(self._vad)
@@ -65,14 +68,23 @@ class _Utterance:
 
     async def add(self, event: Event) -> None:
         """Take one `audio-chunk`; may start an early decode."""
-        pcm = self._converter.convert(event.data, event.payload or b"")
-        room = self._service.max_samples * 2 - len(self._audio)
-        if room <= 0:
-            return
-        pcm = pcm[:room]
-        self._audio += pcm
-        await self._service.vad_workers.run(self._tracker.feed, pcm)
+        received = self._converter.received
+        if received >= _STREAM_LIMIT * self._service.max_seconds:
+            raise RequestError(
+                f"no audio-stop after {received:.0f} s of audio", "too-large"
+            )
+        if received >= self._service.max_seconds:
+            return  # ignored: no work until audio-stop
+        await self._service.vad_workers.run(
+            self._take, event.data, event.payload or b""
+        )
         self._maybe_decode_early()
+
+    def _take(self, data: Mapping[str, object], audio: bytes) -> None:
+        pcm = self._converter.convert(data, audio)
+        pcm = pcm[: max(0, self._service.max_samples * 2 - len(self._audio))]
+        self._audio += pcm
+        self._tracker.feed(pcm)
 
     @property
     def heard_speech(self) -> bool:

@@ -60,7 +60,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-seconds",
         type=float,
         default=60.0,
-        help="Audio kept per request; later audio is ignored (default: 60)",
+        help="Audio kept per request; later audio is ignored, and a stream twice "
+        "as long without audio-stop is cut (default: 60)",
     )
     group.add_argument(
         "--no-transcript-streaming",
@@ -132,6 +133,7 @@ class SttService:
             sorted(_LANGUAGE_CODES) if self.model.model.is_multilingual else ["en"]
         )
         self.default_language = self.normalize_language(args.language)
+        self.max_seconds: float = args.max_seconds
         self.max_samples = int(args.max_seconds * 16000)
         self.streaming = not args.no_transcript_streaming
         # One decoder thread: CTranslate2 already spreads a decode over the cores.

@@ -73,6 +73,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=2.0,
         help="Seconds a wake word stays quiet after a detection (default: 2)",
     )
+    group.add_argument(
+        "--max-lead-seconds",
+        type=float,
+        default=30.0,
+        help="Seconds of audio a stream may run ahead of real time; past that, "
+        "reading it waits (default: 30)",
+    )
 
 
 @dataclass(eq=False)
@@ -170,6 +177,7 @@ class WakeService:
         )
         self.trigger_level = max(1, args.trigger_level)
         self.refractory_seconds: float = args.refractory_seconds
+        self.max_lead_seconds: float = args.max_lead_seconds
         self.open_features = ObjectPool(PrimedFeatures, PrimedFeatures.reset)
         self.micro_features = ObjectPool(
             MicroWakeWordFeatures, MicroWakeWordFeatures.reset
