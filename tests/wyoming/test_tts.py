@@ -17,7 +17,7 @@ from wyoming_services.protocol import RequestError
 from wyoming_services.stt import SttService
 from wyoming_services.testing import HOST, describe, synthesize, to_16k, word_error_rate
 from wyoming_services.tts import TtsService
-from wyoming_services.tts.text import TextChunker
+from wyoming_services.tts.text import MAX_PIECE_CHARS, TextChunker
 from wyoming_services.tts.voices import Voice
 
 REPLY = (
@@ -234,3 +234,13 @@ def test_text_chunker_is_linear(text: str) -> None:
     # Quadratic work made the second half three times slower, and took minutes.
     assert sum(halves) < 2.0
     assert halves[1] < 2 * halves[0] + 0.05
+
+
+@pytest.mark.parametrize("text", ["x" * 1000, "word " * 200])
+def test_text_without_sentence_ends_is_cut(text: str) -> None:
+    chunker = TextChunker()
+    pieces = [piece for char in text for piece in chunker.add(char)]
+    pieces += chunker.finish()
+    assert len(pieces) >= 2
+    assert max(map(len, pieces)) <= MAX_PIECE_CHARS + 1  # "." added
+    assert "".join(pieces).replace(".", "").replace(" ", "") == text.replace(" ", "")

@@ -23,6 +23,9 @@ _MIN_WORDS_BEFORE_CONJUNCTION: Final = 5
 _ABBREVIATION: Final = re.compile(r"(?:\b([^\W\d_]{1,3})|\be\.g|\bi\.e|\betc|\bvs)\.$")
 _ABBREVIATION_WINDOW: Final = 6
 _MARKUP: Final = re.compile(r"[*_#`]+")
+# Longer text without a sentence end is cut at its last space (or anywhere, if it
+# has none): one synthesis of 20,000 characters would hold a worker for minutes.
+MAX_PIECE_CHARS: Final = 400
 _FINAL_PUNCTUATION: Final = ".!?…,;:。！？"
 
 
@@ -99,6 +102,7 @@ class TextChunker:
         self._last_alnum = -1
         self._word_end: _Cut | None = None
         self._recent = ""
+        self._last_space: _Cut | None = None
 
     def add(self, text: str) -> list[str]:
         """Pieces completed by this text."""
@@ -162,6 +166,7 @@ class TextChunker:
                 self._decide(pending, char)
         space = char.isspace()
         if space:
+            self._last_space = self._cut_here(pos)
             self._end_of_token(pos)
             if self._in_sentence_end:
                 self._pending = _SentenceEnd(
@@ -200,6 +205,15 @@ class TextChunker:
         self._after_word_char = char.isalnum() or char == "_"
         self._after_alnum = char.isalnum()
         self._recent = (self._recent + char)[-_ABBREVIATION_WINDOW:]
+        if pos + 1 - self._start >= MAX_PIECE_CHARS:
+            self._pending = None
+            space_cut = self._last_space
+            cut = (
+                space_cut
+                if space_cut is not None and space_cut.end > self._start
+                else self._cut_here(pos + 1)
+            )
+            self._cut(cut.end, cut.tokens, cut.spoken)
 
     def _end_of_token(self, pos: int) -> None:
         """Whitespace after a token: maybe cut before it, if it is a conjunction."""
