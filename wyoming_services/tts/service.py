@@ -91,7 +91,12 @@ class TtsService:
         self.streaming = not args.no_streaming
         # One worker waits for first pieces only: a new reply never queues behind
         # a long sentence of someone else's.
-        self.workers = WorkerPool("piper", args.synthesis_workers, reserved=1)
+        self.workers = WorkerPool(
+            "piper",
+            args.synthesis_workers,
+            reserved=1,
+            idle_seconds=args.worker_idle_seconds,
+        )
         # Fail at startup, not on the first request, if the default voice is missing.
         self.default_voice = self.library.get(None)
         self.synthesize(self.default_voice, "Ready.", self.base_config)

@@ -182,7 +182,9 @@ class WakeService:
         self.micro_features = ObjectPool(
             MicroWakeWordFeatures, MicroWakeWordFeatures.reset
         )
-        self.workers = WorkerPool("wake", os.cpu_count() or 1)
+        self.workers = WorkerPool(
+            "wake", os.cpu_count() or 1, idle_seconds=args.worker_idle_seconds
+        )
         self.default_models = self.resolve(args.wake_word or ["hey_jarvis"])
         # Load one of each now: a broken model fails at startup.
         for model in self.default_models:
