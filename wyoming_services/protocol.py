@@ -157,6 +157,9 @@ class ServiceHandler(AsyncEventHandler):
                     ) from err
                 if event is None:
                     break
+                # A client that sends faster than we handle would otherwise keep
+                # the loop to itself: reads from a full buffer never wait.
+                await asyncio.sleep(0)
                 if event.type == STATS_EVENT and policy.stats is not None:
                     await self.write_event(Event(STATS_EVENT, policy.stats()))
                 elif not await self.handle_event(event):

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 import signal
 import socket
+import sys
 import time
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urlparse
@@ -33,6 +34,7 @@ _WILDCARD_HOSTS: Final = frozenset({"", "0.0.0.0", "::", "*"})
 _MDNS_GROUP: Final = ("224.0.0.251", 5353)
 # How often the loop lag monitor (--stats) looks: 10 ms sleeps, overshoot recorded.
 _LAG_INTERVAL: Final = 0.01
+_SWITCH_INTERVAL: Final = 0.001
 
 ServiceFactory = Callable[[asyncio.StreamReader, asyncio.StreamWriter], ServiceHandler]
 
@@ -247,6 +249,9 @@ class Connections:
 
 async def serve(args: argparse.Namespace, handler_factory: ServiceFactory) -> None:
     """Serve until SIGINT/SIGTERM, advertising over zeroconf if asked."""
+    # Worker threads run Python between their native calls; the event loop waits
+    # for the GIL behind each of them, up to this interval (5 ms by default) apiece.
+    sys.setswitchinterval(_SWITCH_INTERVAL)
     uri = urlparse(args.uri)
     if uri.scheme == "stdio":  # one trusted parent process: nothing to bound
         await AsyncStdioServer().run(handler_factory)

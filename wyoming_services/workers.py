@@ -175,18 +175,28 @@ class ObjectPool[T]:
         self._reset = reset
         self._keep = keep
         self._free: list[T] = []
+        self._out = 0
         self._lock = threading.Lock()
 
     def acquire(self) -> T:
         """A free object, or a new one."""
         with self._lock:
+            self._out += 1
             if self._free:
                 return self._free.pop()
         return self._factory()
 
+    def try_acquire(self, limit: int) -> T | None:
+        """Like `acquire`, but None if `limit` objects are in use already."""
+        with self._lock:
+            if self._out >= limit:
+                return None
+        return self.acquire()
+
     def release(self, obj: T) -> None:
         """Reset an object and keep it for the next user."""
         with self._lock:
+            self._out -= 1
             if len(self._free) >= self._keep:
                 return
         self._reset(obj)

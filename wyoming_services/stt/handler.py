@@ -58,8 +58,10 @@ class _Utterance:
         self._language = language
         self._converter = PcmConverter(service.max_seconds)
         self._audio = bytearray()
-        self._vad = service.vads.acquire()
-        self._tracker = SpeechTracker(self._vad)
+        # Early decoding needs a VAD each (an ONNX session): past a few streams at
+        # once, the others are decoded at audio-stop only, which bounds memory.
+        self._vad = service.vads.try_acquire(service.max_vads)
+        self._tracker = SpeechTracker(self._vad) if self._vad is not None else None
         self._early: asyncio.Future[Transcript] | None = None
         self._early_samples = 0
 
@@ -74,7 +76,9 @@ class _Utterance:
                 f"no audio-stop after {received:.0f} s of audio", "too-large"
             )
         if received >= self._service.max_seconds:
-            return  # ignored: no work until audio-stop
+            # Only counted: the converter drops audio past its cap unconverted.
+            self._converter.convert(event.data, event.payload or b"")
+            return
         await self._service.vad_workers.run(
             self._take, event.data, event.payload or b""
         )
@@ -84,31 +88,35 @@ class _Utterance:
         pcm = self._converter.convert(data, audio)
         pcm = pcm[: max(0, self._service.max_samples * 2 - len(self._audio))]
         self._audio += pcm
-        self._tracker.feed(pcm)
+        if self._tracker is not None:
+            self._tracker.feed(pcm)
 
     @property
     def heard_speech(self) -> bool:
-        return self._tracker.heard_speech
+        return self._tracker is not None and self._tracker.heard_speech
 
     def _early_is_current(self) -> bool:
         return (
-            self._early is not None and self._tracker.speech_end <= self._early_samples
+            self._early is not None
+            and self._tracker is not None
+            and self._tracker.speech_end <= self._early_samples
         )
 
     def _maybe_decode_early(self) -> None:
-        if self._early_is_current():
+        tracker = self._tracker
+        if tracker is None or self._early_is_current():
             return
-        if self._tracker.silence_after_speech() < EARLY_DECODE_PAUSE:
+        if tracker.silence_after_speech() < EARLY_DECODE_PAUSE:
             return
         if self._early is not None:
             # Outdated: waiting for it would move this decode to a later chunk, or
             # (if the stream ends first) replace it with a decode of everything.
             self._early.cancel()
-        self._early_samples = self._tracker.samples
+        self._early_samples = tracker.samples
         _LOGGER.debug(
             "Pause after speech: decoding %.2f s early", self._early_samples / 16000
         )
-        pause = self._early_samples - self._tracker.speech_end
+        pause = self._early_samples - tracker.speech_end
         self._early = self._decode(
             self._early_samples, max(0, EARLY_TRAILING_SILENCE - pause)
         )
@@ -137,7 +145,8 @@ class _Utterance:
     def close(self) -> None:
         if self._early is not None:
             self._early.cancel()
-        self._service.vads.release(self._vad)
+        if self._vad is not None:
+            self._service.vads.release(self._vad)
 
 
 class SttEventHandler(ServiceHandler):

