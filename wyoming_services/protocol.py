@@ -128,7 +128,7 @@ class ServiceHandler(AsyncEventHandler):
     """One client connection: bounded reading, error replies, always-closed socket."""
 
     idle_since: float | None = None
-    """When it began waiting for its next event (loop time); None while busy."""
+    """When it began waiting for its next event (loop time); None while handling."""
 
     policy: Policy = Policy()
 
@@ -145,7 +145,6 @@ class ServiceHandler(AsyncEventHandler):
                 except TimeoutError:
                     _LOGGER.debug("Closing an idle connection")
                     break
-                self.idle_since = None
                 if not first:
                     break
                 try:
@@ -155,6 +154,8 @@ class ServiceHandler(AsyncEventHandler):
                     raise ProtocolError(
                         "event not received in time", "timeout"
                     ) from err
+                # Only now busy: one trickling a header is as good as idle.
+                self.idle_since = None
                 if event is None:
                     break
                 # A client that sends faster than we handle would otherwise keep
