@@ -16,7 +16,7 @@ from wyoming_services import tts
 from wyoming_services.protocol import RequestError
 from wyoming_services.stt import SttService
 from wyoming_services.testing import HOST, describe, synthesize, to_16k, word_error_rate
-from wyoming_services.tts import TtsService
+from wyoming_services.tts import TtsService, voices
 from wyoming_services.tts.text import MAX_PIECE_CHARS, TextChunker
 from wyoming_services.tts.voices import Voice
 
@@ -244,3 +244,22 @@ def test_text_without_sentence_ends_is_cut(text: str) -> None:
     assert len(pieces) >= 2
     assert max(map(len, pieces)) <= MAX_PIECE_CHARS + 1  # "." added
     assert "".join(pieces).replace(".", "").replace(" ", "") == text.replace(" ", "")
+
+
+def test_voice_library_limits(voice_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_download(name: str, target: Path) -> None:
+        raise AssertionError(f"downloaded {name}")
+
+    monkeypatch.setattr(voices, "download_voice", no_download)
+    library = voices.VoiceLibrary(
+        JOE, [str(voice_dir)], None, False, threads=1, max_loaded=1
+    )
+    assert library.get(None).name == JOE
+    assert library.get(SLOW_JOE).name == SLOW_JOE
+    # Over the limit: the other voice goes, the default one stays.
+    assert library.loaded(SLOW_JOE) is None
+    assert library.loaded(JOE) is not None
+    assert "en_US-lessac-medium" in voices.published_voices()
+    for name in ("xx_XX-nobody-high", "../en_US-joe-medium", "en_US-joe-medium.onnx"):
+        with pytest.raises(RequestError):
+            library.get(name)
