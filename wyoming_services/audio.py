@@ -58,12 +58,18 @@ class PcmConverter:
 
     Keeps a partial frame between chunks and the resampler's state, so chunk
     boundaries never click. A stream whose format changes midway starts afresh.
+    Audio past `max_seconds` is dropped before any work is done on it (1 kHz 8-bit
+    audio grows 32 times when converted).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, max_seconds: float | None = None) -> None:
         self._format: AudioFormat | None = None
         self._remainder = b""
         self._resampler: av.AudioResampler | None = None
+        self.max_seconds = max_seconds
+        """Audio past this is dropped (a wake word stream moves it along)."""
+        self.received = 0.0
+        """Seconds of audio received, converted or not."""
 
     def start(self, data: Mapping[str, object]) -> None:
         """Take the format from `audio-start`; chunks may still carry their own."""
@@ -71,7 +77,10 @@ class PcmConverter:
             self._format = check_format(*(data.get(key) for key in _FORMAT_KEYS))
 
     def convert(self, data: Mapping[str, object], audio: bytes) -> bytes:
-        """Convert one `audio-chunk` (format from the chunk, else from the start)."""
+        """Convert one `audio-chunk` (format from the chunk, else from the start).
+
+        Blocking for big chunks: run it on a worker.
+        """
         fmt = self._format
         if any(data.get(key) is not None for key in _FORMAT_KEYS) or fmt is None:
             fmt = check_format(*(data.get(key) for key in _FORMAT_KEYS))
@@ -80,6 +89,14 @@ class PcmConverter:
             self._remainder = b""
             self._resampler = None
         frame_bytes = fmt.width * fmt.channels
+        bytes_per_second = fmt.rate * frame_bytes
+        seconds = len(audio) / bytes_per_second
+        if self.max_seconds is not None:
+            room = self.max_seconds - self.received
+            audio = audio[: max(0, int(room * bytes_per_second))]
+        self.received += seconds
+        if not audio:
+            return b""
         frames = self._remainder + audio
         usable = len(frames) - len(frames) % frame_bytes
         self._remainder = frames[usable:]

@@ -8,13 +8,22 @@ from collections.abc import Callable
 import contextlib
 import ipaddress
 import logging
+import os
+from pathlib import Path
 import signal
 import socket
-from typing import TYPE_CHECKING, Final
+import sys
+import time
+from typing import TYPE_CHECKING, Any, Final
+from urllib.parse import urlparse
 
-from wyoming.server import AsyncServer, AsyncTcpServer, HandlerFactory
+from wyoming.error import Error
+from wyoming.event import async_write_event
+from wyoming.server import AsyncStdioServer
 
 from . import __version__
+from .protocol import MAX_LINE_BYTES, Policy, ServiceHandler
+from .workers import IDLE_SECONDS
 
 if TYPE_CHECKING:
     from zeroconf.asyncio import AsyncZeroconf
@@ -23,6 +32,11 @@ _LOGGER = logging.getLogger(__name__)
 
 _WILDCARD_HOSTS: Final = frozenset({"", "0.0.0.0", "::", "*"})
 _MDNS_GROUP: Final = ("224.0.0.251", 5353)
+# How often the loop lag monitor (--stats) looks: 10 ms sleeps, overshoot recorded.
+_LAG_INTERVAL: Final = 0.01
+_SWITCH_INTERVAL: Final = 0.001
+
+ServiceFactory = Callable[[asyncio.StreamReader, asyncio.StreamWriter], ServiceHandler]
 
 
 def base_parser(
@@ -58,6 +72,39 @@ def base_parser(
         "--local-files-only",
         action="store_true",
         help="Never download a model or voice",
+    )
+    parser.add_argument(
+        "--max-connections",
+        type=int,
+        default=64,
+        help="Connections served at once; when full, the one idle longest is closed "
+        "for a new one (default: 64)",
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=300.0,
+        help="Seconds a connection may wait between events (default: 300)",
+    )
+    parser.add_argument(
+        "--read-timeout",
+        type=float,
+        default=10.0,
+        help="Seconds a client has to finish sending an event it has begun, or to "
+        "take one sent to it (default: 10)",
+    )
+    parser.add_argument(
+        "--worker-idle-seconds",
+        type=float,
+        default=IDLE_SECONDS,
+        help="Seconds a worker thread may wait for a job before it ends; "
+        f"busy moments start them again (default: {IDLE_SECONDS:g})",
+    )
+    parser.add_argument(
+        "--stats",
+        action="store_true",
+        help="Measure the event loop's lag and answer `jarvis-stats` events with it, "
+        "RSS and CPU time (for tests and benchmarks)",
     )
     parser.add_argument("--debug", action="store_true", help="Log DEBUG messages")
     parser.add_argument(
@@ -115,16 +162,140 @@ async def _register_zeroconf(name: str, host: str, port: int) -> AsyncZeroconf:
     return aiozc
 
 
-async def serve(args: argparse.Namespace, handler_factory: HandlerFactory) -> None:
+class LagMonitor:
+    """How late the event loop runs a 10 ms sleep: the worst since last asked."""
+
+    def __init__(self) -> None:
+        self._worst = 0.0
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            due = loop.time() + _LAG_INTERVAL
+            await asyncio.sleep(_LAG_INTERVAL)
+            self._worst = max(self._worst, loop.time() - due)
+
+    def take_worst(self) -> float:
+        worst, self._worst = self._worst, 0.0
+        return worst
+
+
+def _rss_bytes() -> int:
+    # statm's second field: resident pages (Linux; 0 elsewhere).
+    try:
+        resident = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+    return resident * os.sysconf("SC_PAGE_SIZE")
+
+
+class Connections:
+    """Serves each connection, at most `limit` at once.
+
+    When full, a new connection closes the one that has waited longest for its next
+    event (an idle one, or one trickling a header); if every one is busy with a
+    request, the newcomer gets a `busy` error instead.
+    """
+
+    def __init__(self, factory: ServiceFactory, limit: int, policy: Policy) -> None:
+        self._factory = factory
+        self._limit = max(1, limit)
+        self._policy = policy
+        self._open: dict[asyncio.Task[Any], ServiceHandler] = {}
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+    async def serve(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        """Handle one connection (the asyncio server's callback)."""
+        task = asyncio.current_task()
+        assert task is not None
+        if len(self._open) >= self._limit and not self._close_idlest():
+            _LOGGER.warning("Refusing a connection: all %s are busy", self._limit)
+            with contextlib.suppress(ConnectionError, OSError):
+                await async_write_event(
+                    Error(text="server busy", code="busy").event(), writer
+                )
+            writer.close()
+            return
+        handler = self._factory(reader, writer)
+        self._open[task] = handler
+        try:
+            await handler.run(self._policy)
+        finally:
+            del self._open[task]
+
+    def _close_idlest(self) -> bool:
+        idle = [
+            (handler.idle_since, task)
+            for task, handler in self._open.items()
+            if handler.idle_since is not None and not task.cancelling()
+        ]
+        if not idle:
+            return False
+        _, task = min(idle, key=lambda pair: pair[0])
+        _LOGGER.debug("Connection limit reached: closing the one idle longest")
+        task.cancel()
+        return True
+
+    async def close(self) -> None:
+        """Cancel every connection's handler and wait for it."""
+        for task in self._open:
+            task.cancel()
+        await asyncio.gather(*self._open, return_exceptions=True)
+
+
+async def serve(args: argparse.Namespace, handler_factory: ServiceFactory) -> None:
     """Serve until SIGINT/SIGTERM, advertising over zeroconf if asked."""
-    server = AsyncServer.from_uri(args.uri)
+    # Worker threads run Python between their native calls; the event loop waits
+    # for the GIL behind each of them, up to this interval (5 ms by default) apiece.
+    sys.setswitchinterval(_SWITCH_INTERVAL)
+    uri = urlparse(args.uri)
+    if uri.scheme == "stdio":  # one trusted parent process: nothing to bound
+        await AsyncStdioServer().run(handler_factory)
+        return
+    monitor = LagMonitor()
+    connections: Connections
+
+    def stats() -> dict[str, Any]:
+        return {
+            "loop_lag_max_ms": round(monitor.take_worst() * 1000, 3),
+            "rss_bytes": _rss_bytes(),
+            "cpu_seconds": time.process_time(),
+            "connections": len(connections),
+        }
+
+    policy = Policy(
+        idle_timeout=args.idle_timeout,
+        read_timeout=args.read_timeout,
+        stats=stats if args.stats else None,
+    )
+    connections = Connections(handler_factory, args.max_connections, policy)
+    if uri.scheme == "tcp":
+        if uri.hostname is None or uri.port is None:
+            raise ValueError("A tcp:// uri needs a host and a port")
+        server = await asyncio.start_server(
+            connections.serve, uri.hostname, uri.port, limit=MAX_LINE_BYTES
+        )
+    elif uri.scheme == "unix":
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(uri.path)  # left by a server that did not stop cleanly
+        server = await asyncio.start_unix_server(
+            connections.serve, uri.path, limit=MAX_LINE_BYTES
+        )
+    else:
+        raise ValueError("Only tcp://, unix:// and stdio:// are supported")
     aiozc = None
     if args.zeroconf:
-        if not isinstance(server, AsyncTcpServer):
+        if uri.scheme != "tcp":
             raise ValueError("Zeroconf requires a tcp:// uri")
-        host = args.zeroconf_host or advertised_host(server.host)
-        aiozc = await _register_zeroconf(args.zeroconf, host, server.port)
-    task = asyncio.create_task(server.run(handler_factory))
+        port: int = server.sockets[0].getsockname()[1]
+        host = args.zeroconf_host or advertised_host(str(uri.hostname))
+        aiozc = await _register_zeroconf(args.zeroconf, host, port)
+    lag_task = asyncio.create_task(monitor.run()) if args.stats else None
+    task = asyncio.create_task(server.serve_forever())
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, task.cancel)
@@ -133,6 +304,9 @@ async def serve(args: argparse.Namespace, handler_factory: HandlerFactory) -> No
         with contextlib.suppress(asyncio.CancelledError):
             await task
     finally:
-        await server.stop()
+        if lag_task is not None:
+            lag_task.cancel()
+        server.close()
+        await connections.close()
         if aiozc is not None:
             await aiozc.async_close()

@@ -30,10 +30,14 @@ Serve = Callable[[HandlerFactory], Awaitable[int]]
 
 
 def parse(service: ModuleType, *argv: str) -> argparse.Namespace:
-    """Command-line arguments for one service, as its __main__ would parse them."""
+    """Command-line arguments for one service, as its __main__ would parse them.
+
+    Worker threads live for the session: Home Assistant's test harness fails a
+    test that leaves a thread behind, and one started anew during it would.
+    """
     parser = base_parser("test", "tcp://127.0.0.1:0", "test")
     service.add_arguments(parser)
-    return parser.parse_args(list(argv))
+    return parser.parse_args(["--worker-idle-seconds", "86400", *argv])
 
 
 @pytest.fixture(scope="session")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+import time
 
 import numpy as np
 import pytest
@@ -15,8 +16,8 @@ from wyoming_services import tts
 from wyoming_services.protocol import RequestError
 from wyoming_services.stt import SttService
 from wyoming_services.testing import HOST, describe, synthesize, to_16k, word_error_rate
-from wyoming_services.tts import TtsService
-from wyoming_services.tts.text import TextChunker
+from wyoming_services.tts import TtsService, voices
+from wyoming_services.tts.text import MAX_PIECE_CHARS, TextChunker
 from wyoming_services.tts.voices import Voice
 
 REPLY = (
@@ -213,3 +214,52 @@ async def test_streaming_can_be_turned_off(serve: Serve, voice_dir: Path) -> Non
         assert "audio-chunk" in types
     finally:
         service.close()
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["." * 20_000, "A. " * 6_000, "Hi." + " " * 20_000 + "x", "x" * 20_000,
+     "a b c d e " + "and " * 5_000],
+)  # fmt: skip
+def test_text_chunker_is_linear(text: str) -> None:
+    """One character at a time, the last half costs what the first half does."""
+    chunker = TextChunker()
+    halves = []
+    for half in (text[: len(text) // 2], text[len(text) // 2 :]):
+        started = time.process_time()
+        for char in half:
+            chunker.add(char)
+        halves.append(time.process_time() - started)
+    chunker.finish()
+    # Quadratic work made the second half three times slower, and took minutes.
+    assert sum(halves) < 2.0
+    assert halves[1] < 2 * halves[0] + 0.05
+
+
+@pytest.mark.parametrize("text", ["x" * 1000, "word " * 200])
+def test_text_without_sentence_ends_is_cut(text: str) -> None:
+    chunker = TextChunker()
+    pieces = [piece for char in text for piece in chunker.add(char)]
+    pieces += chunker.finish()
+    assert len(pieces) >= 2
+    assert max(map(len, pieces)) <= MAX_PIECE_CHARS + 1  # "." added
+    assert "".join(pieces).replace(".", "").replace(" ", "") == text.replace(" ", "")
+
+
+def test_voice_library_limits(voice_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_download(name: str, target: Path) -> None:
+        raise AssertionError(f"downloaded {name}")
+
+    monkeypatch.setattr(voices, "download_voice", no_download)
+    library = voices.VoiceLibrary(
+        JOE, [str(voice_dir)], None, False, threads=1, max_loaded=1
+    )
+    assert library.get(None).name == JOE
+    assert library.get(SLOW_JOE).name == SLOW_JOE
+    # Over the limit: the other voice goes, the default one stays.
+    assert library.loaded(SLOW_JOE) is None
+    assert library.loaded(JOE) is not None
+    assert "en_US-lessac-medium" in voices.published_voices()
+    for name in ("xx_XX-nobody-high", "../en_US-joe-medium", "en_US-joe-medium.onnx"):
+        with pytest.raises(RequestError):
+            library.get(name)

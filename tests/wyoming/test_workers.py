@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from wyoming_services.workers import WorkerPool
+from wyoming_services.workers import ObjectPool, WorkerPool
 
 
 async def test_reserved_worker_takes_urgent_job_while_others_are_busy() -> None:
@@ -40,3 +40,37 @@ async def test_lower_priority_first_and_cancelled_jobs_skipped() -> None:
     finally:
         pool.close()
     assert order == ["sooner", "later"]
+
+
+async def test_threads_end_when_idle_and_start_when_needed() -> None:
+    pool = WorkerPool("test", workers=3, idle_seconds=0.2)
+    gate = threading.Event()
+    try:
+        assert pool.threads == 3
+        await asyncio.sleep(1)
+        assert pool.threads == 0
+        jobs = [pool.submit(gate.wait, 10) for _ in range(5)]
+        assert pool.threads == 3  # never more than `workers`
+        gate.set()
+        await asyncio.gather(*jobs)
+        await asyncio.sleep(1)
+        assert pool.threads == 0
+        # A pool that shrank to nothing still serves.
+        assert await asyncio.wait_for(pool.run(lambda: "again"), 5) == "again"
+    finally:
+        gate.set()
+        pool.close()
+
+
+def test_object_pool_keeps_a_few() -> None:
+    made: list[object] = []
+
+    def make() -> object:
+        made.append(object())
+        return made[-1]
+
+    pool = ObjectPool(make, lambda _: None, keep=2)
+    taken = [pool.acquire() for _ in range(5)]
+    for obj in taken:
+        pool.release(obj)
+    assert [pool.acquire() for _ in range(3)] == [taken[1], taken[0], made[5]]

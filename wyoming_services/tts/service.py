@@ -32,6 +32,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="Default voice: a name (downloaded if needed) or a path to an .onnx file",
     )
     group.add_argument(
+        "--max-loaded-voices",
+        type=int,
+        default=3,
+        help="Voices kept loaded, the default one included; the least recently used "
+        "other one is unloaded for a new one (default: 3)",
+    )
+    group.add_argument(
         "--speaker", help="Default speaker (name or id) of the default voice"
     )
     group.add_argument("--length-scale", type=float, help="Phoneme length (slower > 1)")
@@ -71,7 +78,8 @@ class TtsService:
             args.data_dir,
             args.download_dir,
             args.local_files_only,
-            args.synthesis_threads,
+            threads=args.synthesis_threads,
+            max_loaded=args.max_loaded_voices,
         )
         self.default_speaker: str | None = args.speaker
         self.base_config = SynthesisConfig(
@@ -83,7 +91,12 @@ class TtsService:
         self.streaming = not args.no_streaming
         # One worker waits for first pieces only: a new reply never queues behind
         # a long sentence of someone else's.
-        self.workers = WorkerPool("piper", args.synthesis_workers, reserved=1)
+        self.workers = WorkerPool(
+            "piper",
+            args.synthesis_workers,
+            reserved=1,
+            idle_seconds=args.worker_idle_seconds,
+        )
         # Fail at startup, not on the first request, if the default voice is missing.
         self.default_voice = self.library.get(None)
         self.synthesize(self.default_voice, "Ready.", self.base_config)

@@ -1,12 +1,13 @@
-"""Piper voices: found in data directories, downloaded by name, loaded once."""
+"""Piper voices: found in data directories, downloaded by name, a few loaded."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
+import functools
 import json
 import logging
 from pathlib import Path
-import re
 import threading
 from typing import Any
 
@@ -18,8 +19,15 @@ from ..protocol import RequestError
 
 _LOGGER = logging.getLogger(__name__)
 
-# Piper's naming scheme, e.g. en_US-lessac-medium: what can be downloaded by name.
-_VOICE_NAME = re.compile(r"^[a-z]{2,3}_[A-Za-z0-9]+-[^-/\\]+-[a-z_]+$")
+# Piper's published voices (the keys of its voices.json, as wyoming-piper 2.5.2
+# ships it): the only names a client can have downloaded.
+_PUBLISHED = Path(__file__).with_name("piper_voices.txt")
+
+
+@functools.cache
+def published_voices() -> frozenset[str]:
+    """Names of the voices Piper publishes."""
+    return frozenset(_PUBLISHED.read_text(encoding="utf-8").split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,14 +81,20 @@ class VoiceLibrary:
         data_dirs: list[str],
         download_dir: str | None,
         local_files_only: bool,
+        *,
         threads: int,
+        max_loaded: int,
     ) -> None:
         self._data_dirs = [Path(d) for d in data_dirs]
         self._download_dir = Path(download_dir) if download_dir else None
         self._local_files_only = local_files_only
         self._threads = threads
-        self._loaded: dict[str, Voice] = {}
+        self._max_loaded = max(1, max_loaded)
+        # Least recently used first. `_lock` guards it (briefly, also from the
+        # event loop); `_loading` is held while one voice downloads or loads.
+        self._loaded: OrderedDict[str, Voice] = OrderedDict()
         self._lock = threading.Lock()
+        self._loading = threading.Lock()
         default_path = Path(default_voice)
         self._extra: dict[str, VoiceFiles] = {}
         if default_path.suffix == ".onnx":
@@ -104,30 +118,52 @@ class VoiceLibrary:
 
     def loaded(self, name: str | None) -> Voice | None:
         """The voice if it is already loaded (does not block)."""
-        return self._loaded.get(name or self.default)
+        name = name or self.default
+        with self._lock:
+            voice = self._loaded.get(name)
+            if voice is not None:
+                self._loaded.move_to_end(name)
+            return voice
 
     def get(self, name: str | None) -> Voice:
         """A loaded voice (blocking: may load or download)."""
         name = name or self.default
-        with self._lock:
-            if (voice := self._loaded.get(name)) is not None:
+        with self._loading:
+            if (voice := self.loaded(name)) is not None:
                 return voice
-            files = self.available().get(name) or self._download(name)
+            files = self._find(name)
             voice = self._load(files)
-            self._loaded[name] = voice
+            with self._lock:
+                self._loaded[name] = voice
+                self._unload_extra()
             return voice
+
+    def _unload_extra(self) -> None:
+        # The default voice stays; speech already under way keeps its voice alive.
+        unloadable = [n for n in self._loaded if n != self.default]
+        for name in unloadable[: max(0, len(self._loaded) - self._max_loaded)]:
+            _LOGGER.debug("Unloading voice %s", name)
+            del self._loaded[name]
+
+    def _find(self, name: str) -> VoiceFiles:
+        if (files := self.available().get(name)) is not None:
+            return files
+        if name not in published_voices():
+            raise RequestError("unknown voice", "voice-not-found")
+        return self._download(name)
 
     def _download(self, name: str) -> VoiceFiles:
         target = self._download_dir or (self._data_dirs[0] if self._data_dirs else None)
-        if self._local_files_only or target is None or not _VOICE_NAME.match(name):
-            raise RequestError(f"unknown voice: {name}", "voice-not-found")
+        if self._local_files_only or target is None:
+            raise RequestError("voice not installed", "voice-not-found")
         _LOGGER.info("Downloading voice %s", name)
         target.mkdir(parents=True, exist_ok=True)
         try:
             download_voice(name, target)
         except OSError as err:
+            _LOGGER.warning("Cannot download voice %s: %s", name, err)
             raise RequestError(
-                f"cannot download voice {name}: {err}", "voice-not-found"
+                "voice could not be downloaded", "voice-not-found"
             ) from err
         return VoiceFiles(name, target / f"{name}.onnx", target / f"{name}.onnx.json")
 

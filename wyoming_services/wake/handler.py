@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 import logging
 
 from wyoming.audio import AudioChunk, AudioStart, AudioStop
@@ -12,7 +13,7 @@ from wyoming.wake import Detect, Detection, NotDetected
 
 from ..audio import PcmConverter
 from ..protocol import ServiceHandler, parse
-from .detect import WakeStream
+from .detect import Detected, WakeStream
 from .service import WakeService
 
 _LOGGER = logging.getLogger(__name__)
@@ -32,6 +33,7 @@ class WakeEventHandler(ServiceHandler):
         self._models = service.default_models
         self._stream: WakeStream | None = None
         self._converter = PcmConverter()
+        self._started = 0.0
         self._detected = False
 
     async def handle_event(self, event: Event) -> bool:
@@ -44,8 +46,14 @@ class WakeEventHandler(ServiceHandler):
             self._converter.start(event.data)
         elif AudioChunk.is_type(event.type):
             stream = self._stream or await self._new_stream()
-            pcm = self._converter.convert(event.data, event.payload or b"")
-            for detected in await self._service.workers.run(stream.process, pcm):
+            # Audio too far ahead of real time is dropped unconverted.
+            self._converter.max_seconds = (
+                self._elapsed() + self._service.max_lead_seconds
+            )
+            detections = await self._service.workers.run(
+                self._process, stream, event.data, event.payload or b""
+            )
+            for detected in detections:
                 _LOGGER.debug(
                     "Detected %s at %s ms", detected.name, detected.milliseconds
                 )
@@ -59,15 +67,38 @@ class WakeEventHandler(ServiceHandler):
                         else detected.milliseconds,
                     ).event()
                 )
+            await self._keep_pace()
         elif AudioStop.is_type(event.type):
             if not self._detected:
                 await self.write_event(NotDetected().event())
             await self._close_stream()
         return True
 
+    def _process(
+        self, stream: WakeStream, data: Mapping[str, object], audio: bytes
+    ) -> list[Detected]:
+        return stream.process(self._converter.convert(data, audio))
+
+    async def _keep_pace(self) -> None:
+        """Pause reading while a stream runs too far ahead of real time.
+
+        A wake word stream has no end; one sent faster than it is spoken would
+        keep a core busy for as long as the client likes. Waiting here makes TCP
+        slow the client down; what it still sends early is dropped unheard.
+        """
+        ahead = (
+            self._converter.received - self._elapsed() - self._service.max_lead_seconds
+        )
+        if ahead > 0:
+            await asyncio.sleep(ahead)
+
+    def _elapsed(self) -> float:
+        return asyncio.get_running_loop().time() - self._started
+
     async def _new_stream(self) -> WakeStream:
         await self._close_stream()
         self._converter = PcmConverter()
+        self._started = asyncio.get_running_loop().time()
         self._stream = await self._service.workers.run(
             WakeStream, self._service, self._models
         )

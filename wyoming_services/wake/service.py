@@ -73,6 +73,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=2.0,
         help="Seconds a wake word stays quiet after a detection (default: 2)",
     )
+    group.add_argument(
+        "--max-lead-seconds",
+        type=float,
+        default=30.0,
+        help="Seconds of audio a stream may run ahead of real time; past that, "
+        "reading it waits (default: 30)",
+    )
 
 
 @dataclass(eq=False)
@@ -170,11 +177,14 @@ class WakeService:
         )
         self.trigger_level = max(1, args.trigger_level)
         self.refractory_seconds: float = args.refractory_seconds
+        self.max_lead_seconds: float = args.max_lead_seconds
         self.open_features = ObjectPool(PrimedFeatures, PrimedFeatures.reset)
         self.micro_features = ObjectPool(
             MicroWakeWordFeatures, MicroWakeWordFeatures.reset
         )
-        self.workers = WorkerPool("wake", os.cpu_count() or 1)
+        self.workers = WorkerPool(
+            "wake", os.cpu_count() or 1, idle_seconds=args.worker_idle_seconds
+        )
         self.default_models = self.resolve(args.wake_word or ["hey_jarvis"])
         # Load one of each now: a broken model fails at startup.
         for model in self.default_models:
