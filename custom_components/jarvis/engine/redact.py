@@ -27,7 +27,11 @@ _IBAN_RE = re.compile(
     r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b", re.I
 )
 _IBAN_SHORTEST = 15  # Norway's
-_PHONE_RE = re.compile(r"(?<![\w+])\+?\d[\d ()./-]{6,}\d\b")
+# Not a date or a clock time ("2026-11-24", "11:18:33.123456"): turn records
+# and logs are full of them.
+_PHONE_RE = re.compile(
+    r"(?<![\w+:.])(?!\d{4}-\d\d-\d\d)\+?\d[\d ()./-]{6,}\d\b(?![:.]\d)"
+)
 _BEARER_RE = re.compile(r"\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}", re.IGNORECASE)
 _KEY_RE = re.compile(
     r"\b(?:sk|pk|rk|ghp|gho|xox[abp]|AKIA|eyJ)[A-Za-z0-9_\-.]{12,}\b"
