@@ -103,17 +103,13 @@ def could_be_tool_call(text: str) -> bool:
     )
 
 
-def openai_request(
-    request: Mapping[str, Any], model: str, seed: int | None
-) -> dict[str, Any]:
+def openai_request(request: Mapping[str, Any], model: str) -> dict[str, Any]:
     """The llama.cpp chat request for an Ollama `/api/chat` request."""
     options = {
         key: value
         for key, value in (request.get("options") or {}).items()
         if key not in _RUNNER_OPTIONS and value is not None
     }
-    if seed is not None:
-        options.setdefault("seed", seed)
     body: dict[str, Any] = {
         "model": model,
         "messages": [_openai_message(m) for m in request.get("messages") or ()],
@@ -154,11 +150,10 @@ def _openai_message(message: Mapping[str, Any]) -> dict[str, Any]:
 class OllamaAdapter:
     """Serves Ollama's API on a free local port, answering from `upstream`."""
 
-    def __init__(self, upstream: str, model: str, *, seed: int | None = None) -> None:
+    def __init__(self, upstream: str, model: str) -> None:
         self.upstream = upstream.rstrip("/")
         self.model = model  # the upstream model id
         self.name = f"{model}:latest"  # the Ollama model name HA selects
-        self.seed = seed
         self.url = ""
         self._runner: web.AppRunner | None = None
         self._session: ClientSession | None = None
@@ -207,7 +202,9 @@ class OllamaAdapter:
     async def _show(self, request: web.Request) -> web.Response:
         asked = (await request.json()).get("model")
         if asked not in (self.name, self.model):
-            return web.json_response({"error": f"model '{asked}' not found"}, status=404)
+            return web.json_response(
+                {"error": f"model '{asked}' not found"}, status=404
+            )
         return web.json_response(
             {
                 "modified_at": _now(),
@@ -219,7 +216,7 @@ class OllamaAdapter:
 
     async def _chat(self, request: web.Request) -> web.StreamResponse:
         body = await request.json()
-        lines = self._answer(openai_request(body, self.model, self.seed))
+        lines = self._answer(openai_request(body, self.model))
         if not body.get("stream", True):
             message: dict[str, Any] = {"role": "assistant", "content": ""}
             last: dict[str, Any] = {}
@@ -229,9 +226,7 @@ class OllamaAdapter:
                     message["tool_calls"] = calls
                 last = line
             return web.json_response(last | {"message": message})
-        response = web.StreamResponse(
-            headers={"Content-Type": "application/x-ndjson"}
-        )
+        response = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
         await response.prepare(request)
         async for line in lines:
             await response.write(json.dumps(line, ensure_ascii=False).encode() + b"\n")

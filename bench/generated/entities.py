@@ -77,7 +77,7 @@ class BenchHomeFlow(ConfigFlow, domain=DOMAIN):
     """Config entries need a flow handler; the bench adds its entry directly."""
 
 
-class _Base(Entity):
+class BenchEntity(Entity):
     _attr_has_entity_name = True
     _attr_should_poll = False
 
@@ -103,7 +103,7 @@ class _Base(Entity):
         self.async_write_ha_state()
 
 
-class BenchLight(_Base, LightEntity):
+class BenchLight(BenchEntity, LightEntity):
     _attr_supported_color_modes: ClassVar[set[ColorMode]] = {ColorMode.BRIGHTNESS}
     _attr_color_mode = ColorMode.BRIGHTNESS
 
@@ -125,7 +125,7 @@ class BenchLight(_Base, LightEntity):
         self._set("off")
 
 
-class BenchSwitch(_Base, SwitchEntity):
+class BenchSwitch(BenchEntity, SwitchEntity):
     @property
     def is_on(self) -> bool:
         return self.value == "on"
@@ -137,7 +137,7 @@ class BenchSwitch(_Base, SwitchEntity):
         self._set("off")
 
 
-class BenchFan(_Base, FanEntity):
+class BenchFan(BenchEntity, FanEntity):
     _attr_supported_features = (
         FanEntityFeature.SET_SPEED
         | FanEntityFeature.TURN_ON
@@ -167,7 +167,7 @@ class BenchFan(_Base, FanEntity):
         self._set("on" if percentage else "off", percentage=percentage)
 
 
-class BenchCover(_Base, CoverEntity):
+class BenchCover(BenchEntity, CoverEntity):
     def __init__(self, device: gen.Device, spec: gen.Entity, language: str) -> None:
         super().__init__(device, spec, language)
         garage = spec.role == "door"
@@ -206,7 +206,7 @@ class BenchCover(_Base, CoverEntity):
         self._set("closed" if position == 0 else "open", **extra)
 
 
-class BenchLock(_Base, LockEntity):
+class BenchLock(BenchEntity, LockEntity):
     sibling: BenchBinarySensor | None = None  # the device's lock-state sensor
 
     @property
@@ -225,7 +225,7 @@ class BenchLock(_Base, LockEntity):
             self.sibling._set("on" if state == "unlocked" else "off")
 
 
-class BenchValve(_Base, ValveEntity):
+class BenchValve(BenchEntity, ValveEntity):
     _attr_reports_position = False
     _attr_supported_features = ValveEntityFeature.OPEN | ValveEntityFeature.CLOSE
 
@@ -240,7 +240,7 @@ class BenchValve(_Base, ValveEntity):
         self._set("closed")
 
 
-class BenchVacuum(_Base, StateVacuumEntity):
+class BenchVacuum(BenchEntity, StateVacuumEntity):
     _attr_supported_features = (
         VacuumEntityFeature.START
         | VacuumEntityFeature.PAUSE
@@ -266,7 +266,7 @@ class BenchVacuum(_Base, StateVacuumEntity):
         self._set(VacuumActivity.RETURNING)
 
 
-class BenchMediaPlayer(_Base, MediaPlayerEntity):
+class BenchMediaPlayer(BenchEntity, MediaPlayerEntity):
     _attr_supported_features = (
         MediaPlayerEntityFeature.PAUSE
         | MediaPlayerEntityFeature.PLAY
@@ -337,7 +337,7 @@ class BenchMediaPlayer(_Base, MediaPlayerEntity):
         self._set(MediaPlayerState.OFF)
 
 
-class BenchTodo(_Base, TodoListEntity):
+class BenchTodo(BenchEntity, TodoListEntity):
     _attr_supported_features = (
         TodoListEntityFeature.CREATE_TODO_ITEM
         | TodoListEntityFeature.UPDATE_TODO_ITEM
@@ -402,7 +402,7 @@ _BINARY: dict[str, tuple[BinarySensorDeviceClass, EntityCategory | None]] = {
 }
 
 
-class BenchSensor(_Base, SensorEntity):
+class BenchSensor(BenchEntity, SensorEntity):
     def __init__(self, device: gen.Device, spec: gen.Entity, language: str) -> None:
         super().__init__(device, spec, language)
         device_class, unit, category = _SENSORS[spec.role]
@@ -415,7 +415,7 @@ class BenchSensor(_Base, SensorEntity):
         return self.value
 
 
-class BenchBinarySensor(_Base, BinarySensorEntity):
+class BenchBinarySensor(BenchEntity, BinarySensorEntity):
     def __init__(self, device: gen.Device, spec: gen.Entity, language: str) -> None:
         super().__init__(device, spec, language)
         self._attr_device_class, self._attr_entity_category = _BINARY[spec.role]
@@ -425,7 +425,7 @@ class BenchBinarySensor(_Base, BinarySensorEntity):
         return self.value == "on"
 
 
-CLASSES: dict[str, type[_Base]] = {
+CLASSES: dict[str, type[BenchEntity]] = {
     "light": BenchLight,
     "switch": BenchSwitch,
     "fan": BenchFan,
@@ -440,7 +440,7 @@ CLASSES: dict[str, type[_Base]] = {
 }
 
 
-async def async_build(hass: HomeAssistant, home: gen.Home) -> dict[str, _Base]:
+async def async_build(hass: HomeAssistant, home: gen.Home) -> dict[str, BenchEntity]:
     """Set the home up in `hass`; return its entities by entity id."""
     for component in ("homeassistant", "conversation", "intent", "todo"):
         assert await async_setup_component(hass, component, {}), component
@@ -508,7 +508,9 @@ def _place(hass: HomeAssistant, home: gen.Home) -> None:
             devices.async_update_device(entry.id, area_id=area_ids[device.area])
 
 
-def exposed_ids(hass: HomeAssistant, entities: dict[str, _Base]) -> frozenset[str]:
+def exposed_ids(
+    hass: HomeAssistant, entities: dict[str, BenchEntity]
+) -> frozenset[str]:
     """The home's entities Assist sees."""
     return frozenset(
         e for e in entities if async_should_expose(hass, "conversation", e)

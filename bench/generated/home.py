@@ -565,26 +565,31 @@ def generate(seed: int, size: int, language: str) -> Home:
         for level, name in AREAS[language][:area_count]
     )
     floors = tuple(FLOORS[language])
-    kinds = list(REQUIRED)
-    count = sum(len(KINDS[k].entities) for k in kinds)
-    while count < size:
-        kind = rng.choices(list(FILL_WEIGHTS), weights=list(FILL_WEIGHTS.values()))[0]
-        kinds.append(kind)
-        count += len(KINDS[kind].entities)
     devices: list[Device] = []
-    taken: dict[str, int] = {}  # device names used, for unique list names
-    for index, kind_key in enumerate(kinds):
+    placed: set[tuple[str, int | None]] = set()  # (name, area): one of each
+    count = 0
+    for index in range(10 * size):  # bounded: a home can run out of free names
+        if count >= size:
+            break
+        kind_key = (
+            REQUIRED[index]
+            if index < len(REQUIRED)
+            else rng.choices(list(FILL_WEIGHTS), weights=list(FILL_WEIGHTS.values()))[0]
+        )
         kind = KINDS[kind_key]
-        names = kind.names[language]
-        if kind.per_area:
-            name = rng.choice(names)
-            area: int | None = _area_for(kind_key, areas, rng)
-        else:  # lists and groups: one of each name, no area
-            unused = [n for n in names if n.name not in taken]
-            if not unused:
-                continue
-            name, area = unused[0], None
-        taken[name.name] = taken.get(name.name, 0) + 1
+        places = _areas_for(kind_key, areas) if kind.per_area else [None]
+        options = [
+            (name, area)
+            for name in kind.names[language]
+            for area in places
+            if (name.name, area) not in placed
+        ]
+        if not options:
+            continue  # a person would not add a second one of the same name
+        # Lists and groups take their names in order; devices at random.
+        name, area = options[0] if not kind.per_area else rng.choice(options)
+        placed.add((name.name, area))
+        count += len(kind.entities)
         key = f"{kind_key}_{index}"
         devices.append(
             Device(
@@ -621,19 +626,16 @@ def _consistent(entities: list[Entity]) -> tuple[Entity, ...]:
     )
 
 
-def _area_for(
-    kind: str, areas: tuple[tuple[int | None, Name], ...], rng: random.Random
-) -> int:
+def _areas_for(kind: str, areas: tuple[tuple[int | None, Name], ...]) -> list[int]:
     """Garage doors go to the garage, valves to the garden, locks to the hallway
     (where the home has one), others anywhere."""
     preferred = {
         "garage": ("Garage", "Garaje"),
         "valve": ("Garden", "Garten", "Jardín"),
+        "lock": ("Hallway", "Flur", "Pasillo"),
     }
     wanted = [i for i, (_, n) in enumerate(areas) if n.name in preferred.get(kind, ())]
-    if wanted:
-        return wanted[0]
-    return rng.randrange(len(areas))
+    return wanted or list(range(len(areas)))
 
 
 def _entity(

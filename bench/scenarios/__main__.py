@@ -32,6 +32,23 @@ MODELS = {"0.5b": "qwen2.5-coder-0.5b", "1.5b": "qwen2.5-coder-1.5b"}
 LLM_CTX = 8192
 
 
+def configure_logging() -> None:
+    """Warnings and up, without the notes every fresh instance repeats."""
+    logging.basicConfig(
+        level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
+    )
+    # Each fresh instance repeats these: the demo camera's missing ffmpeg and
+    # libturbojpeg, the custom-integration notice, aiohttp's zlib note.
+    for noisy in (
+        "homeassistant.components.camera",
+        "homeassistant.components.ffmpeg",
+        "haffmpeg",
+        "homeassistant.loader",
+        "aiohttp_fast_zlib",
+    ):
+        logging.getLogger(noisy).setLevel(logging.CRITICAL)
+
+
 def _progress(outcome: ScenarioOutcome) -> None:
     turns = outcome.turns
     print(
@@ -123,19 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unknown model or configuration: {', '.join(bad)}")
     scenarios = select(args.tier, args.only)
 
-    logging.basicConfig(
-        level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
-    )
-    # Each fresh instance repeats these: the demo camera's missing ffmpeg and
-    # libturbojpeg, the custom-integration notice, aiohttp's zlib note.
-    for noisy in (
-        "homeassistant.components.camera",
-        "homeassistant.components.ffmpeg",
-        "haffmpeg",
-        "homeassistant.loader",
-        "aiohttp_fast_zlib",
-    ):
-        logging.getLogger(noisy).setLevel(logging.CRITICAL)
+    configure_logging()
 
     started = dt.datetime.now(dt.UTC)
     meta = {

@@ -13,7 +13,13 @@ from pathlib import Path
 import time
 from typing import Any
 
-from aiohttp import ClientConnectionResetError, ClientSession, ClientTimeout, web
+from aiohttp import (
+    ClientConnectionResetError,
+    ClientSession,
+    ClientTimeout,
+    TCPConnector,
+    web,
+)
 
 # Hop-by-hop and length headers are the proxy's own business.
 _SKIP_HEADERS = {"host", "content-length", "transfer-encoding", "connection"}
@@ -62,11 +68,17 @@ class LLMCall:
 
 
 class RecordingProxy:
-    """Forwards every request to `upstream`; records chat completions in `calls`."""
+    """Forwards every request to `upstream`; records chat completions in `calls`.
 
-    def __init__(self, upstream: str, dump: Path | None = None) -> None:
+    With a `seed`, chat requests that set none sample with it (reproducible runs).
+    """
+
+    def __init__(
+        self, upstream: str, dump: Path | None = None, seed: int | None = None
+    ) -> None:
         self.upstream = upstream.rstrip("/")
         self.dump = dump
+        self.seed = seed
         self.calls: list[LLMCall] = []
         self.url = ""
         self._runner: web.AppRunner | None = None
@@ -74,7 +86,12 @@ class RecordingProxy:
 
     async def start(self) -> None:
         # No total timeout: the caller (Jarvis) decides when a call took too long.
-        self._session = ClientSession(timeout=ClientTimeout(total=None))
+        # A new connection per request: llama.cpp's server may drop an idle
+        # kept-alive one just as the next request goes out on it.
+        self._session = ClientSession(
+            timeout=ClientTimeout(total=None),
+            connector=TCPConnector(force_close=True),
+        )
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", "/{path:.*}", self._forward)
         self._runner = web.AppRunner(app, access_log=None)
@@ -97,6 +114,9 @@ class RecordingProxy:
         if request.method == "POST" and request.path.endswith("/chat/completions"):
             call = LLMCall(json.loads(body))
             self.calls.append(call)
+            if self.seed is not None and "seed" not in call.request:
+                call.request["seed"] = self.seed
+                body = json.dumps(call.request).encode()
         started = time.monotonic()
         headers = {
             k: v for k, v in request.headers.items() if k.lower() not in _SKIP_HEADERS
