@@ -443,7 +443,7 @@ KINDS: Mapping[str, Kind] = {
                 ),
                 (
                     "Personal Tasks",
-                    "my personal tasks",
+                    "my personal tasks list",
                     "Persönliche Aufgaben",
                     "meine persönlichen Aufgaben",
                     "Tareas personales",
