@@ -26,6 +26,8 @@ from typing import Any
 
 from aiohttp import ClientSession, ClientTimeout, web
 
+from bench.scenarios.proxy import LocalServer
+
 # Ollama's defaults (llm/server.go, api/types.go DefaultOptions) for what
 # llama.cpp's server would otherwise choose differently.
 OLLAMA_DEFAULT_OPTIONS: Mapping[str, Any] = {
@@ -147,37 +149,22 @@ def _openai_message(message: Mapping[str, Any]) -> dict[str, Any]:
     return converted
 
 
-class OllamaAdapter:
+class OllamaAdapter(LocalServer):
     """Serves Ollama's API on a free local port, answering from `upstream`."""
 
     def __init__(self, upstream: str, model: str) -> None:
         self.upstream = upstream.rstrip("/")
         self.model = model  # the upstream model id
         self.name = f"{model}:latest"  # the Ollama model name HA selects
-        self.url = ""
-        self._runner: web.AppRunner | None = None
-        self._session: ClientSession | None = None
 
     async def start(self) -> None:
-        self._session = ClientSession(timeout=ClientTimeout(total=None))
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/", self._root)
         app.router.add_get("/api/version", self._version)
         app.router.add_get("/api/tags", self._tags)
         app.router.add_post("/api/show", self._show)
         app.router.add_post("/api/chat", self._chat)
-        self._runner = web.AppRunner(app, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        host, port = self._runner.addresses[0][:2]
-        self.url = f"http://{host}:{port}"
-
-    async def stop(self) -> None:
-        if self._runner is not None:
-            await self._runner.cleanup()
-        if self._session is not None:
-            await self._session.close()
+        await self._serve(app, ClientSession(timeout=ClientTimeout(total=None)))
 
     async def _root(self, _request: web.Request) -> web.Response:
         return web.Response(text="Ollama is running")

@@ -17,10 +17,8 @@ import os
 from pathlib import Path
 import sys
 
-from homeassistant.const import __version__ as HA_VERSION
-
 from bench.ollama_adapter import OllamaAdapter
-from bench.scenarios.__main__ import LLM_CTX, MODELS, configure_logging
+from bench.scenarios.__main__ import LLM_CTX, MODELS, configure_logging, run_meta
 from bench.scenarios.proxy import RecordingProxy
 from bench.scenarios.runner import LLMEndpoint
 from scripts.llm_server import LlamaServer
@@ -148,14 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]:
         parser.error(f"unknown model or configuration: {', '.join(bad)}")
     configure_logging()
-    started = dt.datetime.now(dt.UTC)
-    meta = {
-        "command": " ".join(["python -m bench.generated", *(argv or sys.argv[1:])]),
-        "started": started.isoformat(timespec="seconds"),
-        "home_assistant": HA_VERSION,
-        "cpus": os.cpu_count(),
-        "load": os.getloadavg(),
-    }
+    started, meta = run_meta("python -m bench.generated", argv)
     outcomes: list[TaskOutcome] = []
 
     def record(outcome: TaskOutcome) -> None:

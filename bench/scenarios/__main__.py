@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 import signal
 import sys
+from typing import Any
 
 from homeassistant.const import __version__ as HA_VERSION
 
@@ -47,6 +48,20 @@ def configure_logging() -> None:
         "aiohttp_fast_zlib",
     ):
         logging.getLogger(noisy).setLevel(logging.CRITICAL)
+
+
+def run_meta(
+    prog: str, argv: Sequence[str] | None
+) -> tuple[dt.datetime, dict[str, Any]]:
+    """When a run started, and what its results file says about it."""
+    started = dt.datetime.now(dt.UTC)
+    return started, {
+        "command": " ".join([prog, *(argv or sys.argv[1:])]),
+        "started": started.isoformat(timespec="seconds"),
+        "home_assistant": HA_VERSION,
+        "cpus": os.cpu_count(),
+        "load": os.getloadavg(),
+    }
 
 
 def _progress(outcome: ScenarioOutcome) -> None:
@@ -142,13 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     configure_logging()
 
-    started = dt.datetime.now(dt.UTC)
-    meta = {
-        "command": " ".join(["python -m bench.scenarios", *(argv or sys.argv[1:])]),
-        "started": started.isoformat(timespec="seconds"),
-        "home_assistant": HA_VERSION,
-        "cpus": os.cpu_count(),
-    }
+    started, meta = run_meta("python -m bench.scenarios", argv)
     outcomes: list[ScenarioOutcome] = []
 
     def record(outcome: ScenarioOutcome) -> None:

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 import json
+from typing import Any
 
+from aiohttp import web
 from homeassistant.core import State
+import ollama
 import pytest
 
 from bench.generated import home as gen
@@ -22,6 +25,7 @@ from bench.generated.score import contradictions
 from bench.generated.tasks import CATEGORIES, MINED, draw, mining_pool
 from bench.ollama_adapter import (
     OLLAMA_DEFAULT_OPTIONS,
+    OllamaAdapter,
     could_be_tool_call,
     openai_request,
     parse_tool_calls,
@@ -93,6 +97,77 @@ def test_whole_json_calls_become_tool_calls(text: str) -> None:
 )
 def test_prose_stays_text(text: str) -> None:
     assert parse_tool_calls(text) is None
+
+
+async def _scripted_upstream(pieces: list[str]) -> web.AppRunner:
+    """A stand-in for llama.cpp's streaming chat endpoint that writes `pieces`."""
+
+    async def chat(request: web.Request) -> web.StreamResponse:
+        assert (await request.json())["top_k"] == 40
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await response.prepare(request)
+        events: list[dict[str, Any]] = [
+            {"choices": [{"delta": {"content": piece}}]} for piece in pieces
+        ]
+        events.append(
+            {
+                "choices": [{"delta": {}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 120, "completion_tokens": 9},
+                "timings": {"prompt_n": 20, "cache_n": 100},
+            }
+        )
+        for event in events:
+            await response.write(f"data: {json.dumps(event)}\n\n".encode())
+        await response.write(b"data: [DONE]\n\n")
+        return response
+
+    app = web.Application()
+    app.router.add_post("/v1/chat/completions", chat)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    return runner
+
+
+@pytest.mark.usefixtures("socket_enabled")
+@pytest.mark.parametrize(
+    ("pieces", "content", "calls"),
+    [
+        (['```json\n{"name": "HassTurnOn", ', '"arguments": {"name": "Lamp"}}\n```'],
+         "", [("HassTurnOn", {"name": "Lamp"})]),
+        (["The lamp ", "is on."], "The lamp is on.", []),
+    ],
+)  # fmt: skip
+async def test_adapter_streams_ollama_chat(
+    pieces: list[str], content: str, calls: list[tuple[str, dict[str, Any]]]
+) -> None:
+    upstream = await _scripted_upstream(pieces)
+    host, port = upstream.addresses[0][:2]
+    adapter = OllamaAdapter(f"http://{host}:{port}", "qwen")
+    await adapter.start()
+    try:
+        client = ollama.AsyncClient(host=adapter.url)
+        assert [m.model for m in (await client.list()).models] == ["qwen:latest"]
+        chunks = [
+            chunk
+            async for chunk in await client.chat(
+                model="qwen:latest",
+                messages=[{"role": "user", "content": "lamp"}],
+                stream=True,
+                options={"num_ctx": 8192},
+            )
+        ]
+    finally:
+        await adapter.stop()
+        await upstream.cleanup()
+    assert "".join(c.message.content or "" for c in chunks) == content
+    assert [
+        (call.function.name, dict(call.function.arguments))
+        for c in chunks
+        for call in c.message.tool_calls or ()
+    ] == calls
+    assert [c.done for c in chunks][-1] is True
+    assert (chunks[-1].prompt_eval_count, chunks[-1].eval_count) == (20, 9)
 
 
 def test_ollama_defaults_unless_the_request_sets_options() -> None:
