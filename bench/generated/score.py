@@ -4,7 +4,7 @@ targets of the benchmark issue.
 
 The checker is deliberately simple and not shipped code: a sentence that
 names an exposed entity and states a state (on, off, open, locked, playing,
-muted ...) contradicts the house when no entity of that name that can be in
+muted ..., in the home's language or in English) contradicts the house when no entity of that name that can be in
 that state is. Questions and sentences with a negation are not judged.
 """
 
@@ -109,9 +109,13 @@ def contradictions(
     by_name: dict[str, list[State]] = {}
     for entity_id, name in names.items():
         by_name.setdefault(name.casefold(), []).append(states[entity_id])
+    # Small models often answer in English whatever the language: judge both.
+    languages = dict.fromkeys((language, "en"))
+    claims = [claim for lang in languages for claim in _CLAIMS[lang]]
+    negation = "|".join(_NEGATION[lang] for lang in languages)
     for sentence in re.split(r"(?<=[.!?])\s+", reply):
         low = sentence.casefold()
-        if low.rstrip().endswith("?") or re.search(_NEGATION[language], low):
+        if low.rstrip().endswith("?") or re.search(negation, low):
             continue
         named = [
             state
@@ -119,7 +123,7 @@ def contradictions(
             if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", low)
             for state in group
         ]
-        for pattern, claim, domains in _CLAIMS[language]:
+        for pattern, claim, domains in claims:
             if not re.search(rf"(?<!\w)(?:{pattern})(?!\w)", low):
                 continue
             able = [s for s in named if s.domain in domains]

@@ -195,11 +195,16 @@ def test_ollama_defaults_unless_the_request_sets_options() -> None:
 def test_checker_finds_contradictions() -> None:
     states = {"lock.a": State("lock.a", "locked"), "light.b": State("light.b", "off")}
     names = {"lock.a": "Front Door", "light.b": "Lamp"}
+    german = {"lock.a": "Haustür", "light.b": "Lamp"}
     assert contradictions("The front door is unlocked.", states, names, "en")
     assert contradictions("Done, I turned on the Lamp.", states, names, "en")
     assert not contradictions("The front door is locked.", states, names, "en")
     assert not contradictions("Is the lamp on?", states, names, "en")
     assert not contradictions("The lamp is not on.", states, names, "en")
+    # An English reply in a German home is judged too.
+    assert contradictions("The lamp was turned on and is now on.", states, names, "de")
+    assert not contradictions("Die Haustür ist verriegelt.", states, german, "de")
+    assert contradictions("Die Haustür ist entriegelt.", states, german, "de")
 
 
 @pytest.mark.usefixtures("socket_enabled")
