@@ -12,13 +12,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 from collections.abc import Callable, Sequence
-import datetime as dt
-import os
 from pathlib import Path
 import sys
 
 from bench.ollama_adapter import OllamaAdapter
-from bench.scenarios.__main__ import LLM_CTX, MODELS, configure_logging, run_meta
+from bench.scenarios.__main__ import LLM_CTX, MODELS, Recorder, configure_logging
 from bench.scenarios.proxy import RecordingProxy
 from bench.scenarios.runner import LLMEndpoint
 from scripts.llm_server import LlamaServer
@@ -146,22 +144,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]:
         parser.error(f"unknown model or configuration: {', '.join(bad)}")
     configure_logging()
-    started, meta = run_meta("python -m bench.generated", argv)
-    outcomes: list[TaskOutcome] = []
-
-    def record(outcome: TaskOutcome) -> None:
-        outcomes.append(outcome)
-        _progress(outcome)
-        if args.json:
-            minutes = (dt.datetime.now(dt.UTC) - started).total_seconds() / 60
-            score.write_json(
-                args.json,
-                outcomes,
-                meta | {"minutes": round(minutes, 1), "load_end": os.getloadavg()},
-            )
-
+    record = Recorder(
+        "python -m bench.generated",
+        argv,
+        _progress,
+        (args.json, score.write_json) if args.json else None,
+    )
     asyncio.run(_main(args, record))
-    print_report(outcomes)
+    print_report(record.outcomes)
     return 0
 
 

@@ -50,18 +50,40 @@ def configure_logging() -> None:
         logging.getLogger(noisy).setLevel(logging.CRITICAL)
 
 
-def run_meta(
-    prog: str, argv: Sequence[str] | None
-) -> tuple[dt.datetime, dict[str, Any]]:
-    """When a run started, and what its results file says about it."""
-    started = dt.datetime.now(dt.UTC)
-    return started, {
-        "command": " ".join([prog, *(argv or sys.argv[1:])]),
-        "started": started.isoformat(timespec="seconds"),
-        "home_assistant": HA_VERSION,
-        "cpus": os.cpu_count(),
-        "load": os.getloadavg(),
-    }
+class Recorder[T]:
+    """Keeps a run's outcomes as they come: prints each and, with a JSON path,
+    rewrites the file each time, so a run cut short still leaves its results."""
+
+    def __init__(
+        self,
+        prog: str,
+        argv: Sequence[str] | None,
+        progress: Callable[[T], None],
+        json_file: tuple[Path, Callable[[Path, list[T], dict[str, Any]], None]] | None,
+    ) -> None:
+        self.started = dt.datetime.now(dt.UTC)
+        self.meta: dict[str, Any] = {
+            "command": " ".join([prog, *(argv or sys.argv[1:])]),
+            "started": self.started.isoformat(timespec="seconds"),
+            "home_assistant": HA_VERSION,
+            "cpus": os.cpu_count(),
+            "load": os.getloadavg(),
+        }
+        self.outcomes: list[T] = []
+        self._progress = progress
+        self._json_file = json_file
+
+    def __call__(self, outcome: T) -> None:
+        self.outcomes.append(outcome)
+        self._progress(outcome)
+        if self._json_file is not None:
+            path, write = self._json_file
+            minutes = (dt.datetime.now(dt.UTC) - self.started).total_seconds() / 60
+            write(
+                path,
+                self.outcomes,
+                self.meta | {"minutes": round(minutes, 1), "load_end": os.getloadavg()},
+            )
 
 
 def _progress(outcome: ScenarioOutcome) -> None:
@@ -157,22 +179,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     configure_logging()
 
-    started, meta = run_meta("python -m bench.scenarios", argv)
-    outcomes: list[ScenarioOutcome] = []
-
-    def record(outcome: ScenarioOutcome) -> None:
-        outcomes.append(outcome)
-        _progress(outcome)
-        if args.json:
-            # Rewritten each time, so a run cut short still leaves its results.
-            minutes = (dt.datetime.now(dt.UTC) - started).total_seconds() / 60
-            report.write_json(
-                args.json, outcomes, meta | {"minutes": round(minutes, 1)}
-            )
+    record = Recorder(
+        "python -m bench.scenarios",
+        argv,
+        _progress,
+        (args.json, report.write_json) if args.json else None,
+    )
 
     print(f"{len(scenarios)} scenarios, models {models}, configs {configs}", flush=True)
     asyncio.run(_run(models, configs, scenarios, record, args.dump))
-    _print_report(outcomes)
+    _print_report(record.outcomes)
     return 0
 
 
