@@ -19,7 +19,7 @@ from bench.ollama_adapter import OllamaAdapter
 from bench.scenarios.__main__ import LLM_CTX, MODELS, Recorder, configure_logging
 from bench.scenarios.proxy import RecordingProxy
 from bench.scenarios.runner import LLMEndpoint
-from scripts.llm_server import LlamaServer
+from scripts.llm_server import DEFAULT_N_PREDICT, LlamaServer
 from scripts.models import MODELS_DIR, model_path
 
 from . import home as gen, score
@@ -50,11 +50,14 @@ async def run_llm_config(
     seed: int,
     progress: Callable[[TaskOutcome], None],
     dump: Path | None = None,
+    n_predict: int = DEFAULT_N_PREDICT,
 ) -> list[TaskOutcome]:
-    """One configuration and seed on a fresh llama.cpp server."""
+    """One configuration and seed on a fresh llama.cpp server (`n_predict`:
+    its cap on completion tokens for requests that set none, as HA's agent's
+    do: Ollama's default is no cap)."""
     log = MODELS_DIR.parent / f"llama-generated-{model}.log"
     async with LlamaServer(
-        model_path(MODELS[model]), ctx=LLM_CTX, log_path=log
+        model_path(MODELS[model]), ctx=LLM_CTX, n_predict=n_predict, log_path=log
     ) as server:
         proxy = RecordingProxy(server.url, dump, seed=seed)
         await proxy.start()
