@@ -205,20 +205,10 @@ LOOSE: Phrases = {
     },
 }
 
-TEMPERATURE_WORDS = {"en": "degrees", "de": "Grad", "es": "grados"}
 LOCKED_WORDS = {
     True: {"en": "locked|yes", "de": "abgeschlossen|verriegelt|ja", "es": "cerrada|bloqueada|sí"},
     False: {"en": "unlocked|no", "de": "nicht abgeschlossen|entriegelt|offen|nein", "es": "abierta|desbloqueada|no"},
 }  # fmt: skip
-
-
-@dataclass(frozen=True, slots=True)
-class Target:
-    """An entity a command names, and how its name is said."""
-
-    device: gen.Device
-    entity: gen.Entity
-    words: Mapping[str, str]  # slot -> text
 
 
 def _slots(home: gen.Home, device: gen.Device) -> dict[str, str]:
