@@ -63,6 +63,7 @@ say: venv
 
 bench: venv models-all
 	$(PY) -m bench.scenarios
+	$(PY) -m bench.generated --models 0.5b,1.5b --size 200 --json .cache/bench-generated-200.json
 
 bench-voice: venv
 	$(PY) -m bench.voice

@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 import signal
 import sys
+from typing import Any
 
 from homeassistant.const import __version__ as HA_VERSION
 
@@ -30,6 +31,59 @@ from .suite import select
 
 MODELS = {"0.5b": "qwen2.5-coder-0.5b", "1.5b": "qwen2.5-coder-1.5b"}
 LLM_CTX = 8192
+
+
+def configure_logging() -> None:
+    """Warnings and up, without the notes every fresh instance repeats."""
+    logging.basicConfig(
+        level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
+    )
+    # Each fresh instance repeats these: the demo camera's missing ffmpeg and
+    # libturbojpeg, the custom-integration notice, aiohttp's zlib note.
+    for noisy in (
+        "homeassistant.components.camera",
+        "homeassistant.components.ffmpeg",
+        "haffmpeg",
+        "homeassistant.loader",
+        "aiohttp_fast_zlib",
+    ):
+        logging.getLogger(noisy).setLevel(logging.CRITICAL)
+
+
+class Recorder[T]:
+    """Keeps a run's outcomes as they come: prints each and, with a JSON path,
+    rewrites the file each time, so a run cut short still leaves its results."""
+
+    def __init__(
+        self,
+        prog: str,
+        argv: Sequence[str] | None,
+        progress: Callable[[T], None],
+        json_file: tuple[Path, Callable[[Path, list[T], dict[str, Any]], None]] | None,
+    ) -> None:
+        self.started = dt.datetime.now(dt.UTC)
+        self.meta: dict[str, Any] = {
+            "command": " ".join([prog, *(argv or sys.argv[1:])]),
+            "started": self.started.isoformat(timespec="seconds"),
+            "home_assistant": HA_VERSION,
+            "cpus": os.cpu_count(),
+            "load": os.getloadavg(),
+        }
+        self.outcomes: list[T] = []
+        self._progress = progress
+        self._json_file = json_file
+
+    def __call__(self, outcome: T) -> None:
+        self.outcomes.append(outcome)
+        self._progress(outcome)
+        if self._json_file is not None:
+            path, write = self._json_file
+            minutes = (dt.datetime.now(dt.UTC) - self.started).total_seconds() / 60
+            write(
+                path,
+                self.outcomes,
+                self.meta | {"minutes": round(minutes, 1), "load_end": os.getloadavg()},
+            )
 
 
 def _progress(outcome: ScenarioOutcome) -> None:
@@ -123,42 +177,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unknown model or configuration: {', '.join(bad)}")
     scenarios = select(args.tier, args.only)
 
-    logging.basicConfig(
-        level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
+    configure_logging()
+
+    record = Recorder(
+        "python -m bench.scenarios",
+        argv,
+        _progress,
+        (args.json, report.write_json) if args.json else None,
     )
-    # Each fresh instance repeats these: the demo camera's missing ffmpeg and
-    # libturbojpeg, the custom-integration notice, aiohttp's zlib note.
-    for noisy in (
-        "homeassistant.components.camera",
-        "homeassistant.components.ffmpeg",
-        "haffmpeg",
-        "homeassistant.loader",
-        "aiohttp_fast_zlib",
-    ):
-        logging.getLogger(noisy).setLevel(logging.CRITICAL)
-
-    started = dt.datetime.now(dt.UTC)
-    meta = {
-        "command": " ".join(["python -m bench.scenarios", *(argv or sys.argv[1:])]),
-        "started": started.isoformat(timespec="seconds"),
-        "home_assistant": HA_VERSION,
-        "cpus": os.cpu_count(),
-    }
-    outcomes: list[ScenarioOutcome] = []
-
-    def record(outcome: ScenarioOutcome) -> None:
-        outcomes.append(outcome)
-        _progress(outcome)
-        if args.json:
-            # Rewritten each time, so a run cut short still leaves its results.
-            minutes = (dt.datetime.now(dt.UTC) - started).total_seconds() / 60
-            report.write_json(
-                args.json, outcomes, meta | {"minutes": round(minutes, 1)}
-            )
 
     print(f"{len(scenarios)} scenarios, models {models}, configs {configs}", flush=True)
     asyncio.run(_run(models, configs, scenarios, record, args.dump))
-    _print_report(outcomes)
+    _print_report(record.outcomes)
     return 0
 
 

@@ -273,7 +273,7 @@ async def async_build_home(hass: HomeAssistant, variant: str = "en") -> str:
     for entity_id in hass.states.async_entity_ids():
         async_expose_entity(hass, "conversation", entity_id, entity_id in EXPOSED)
     await hass.async_block_till_done()
-    return _satellite(hass)
+    return async_add_satellite(hass)
 
 
 def _bolts() -> dict[str, dict[str, bool]]:
@@ -326,7 +326,8 @@ def _universal_players() -> list[dict[str, Any]]:
     ]
 
 
-def _satellite(hass: HomeAssistant) -> str:
+def async_add_satellite(hass: HomeAssistant) -> str:
+    """A voice satellite device that supports timers; its device id."""
     entry = MockConfigEntry(domain="bench", title="Satellite")
     entry.add_to_hass(hass)
     device = dr.async_get(hass).async_get_or_create(

@@ -13,7 +13,13 @@ from pathlib import Path
 import time
 from typing import Any
 
-from aiohttp import ClientConnectionResetError, ClientSession, ClientTimeout, web
+from aiohttp import (
+    ClientConnectionResetError,
+    ClientSession,
+    ClientTimeout,
+    TCPConnector,
+    web,
+)
 
 # Hop-by-hop and length headers are the proxy's own business.
 _SKIP_HEADERS = {"host", "content-length", "transfer-encoding", "connection"}
@@ -61,22 +67,16 @@ class LLMCall:
             self.cached_tokens = int(timings["cache_n"])
 
 
-class RecordingProxy:
-    """Forwards every request to `upstream`; records chat completions in `calls`."""
+class LocalServer:
+    """An aiohttp app on a free loopback port (`url`), with a client session
+    for what it forwards to."""
 
-    def __init__(self, upstream: str, dump: Path | None = None) -> None:
-        self.upstream = upstream.rstrip("/")
-        self.dump = dump
-        self.calls: list[LLMCall] = []
-        self.url = ""
-        self._runner: web.AppRunner | None = None
-        self._session: ClientSession | None = None
+    url = ""
+    _runner: web.AppRunner | None = None
+    _session: ClientSession | None = None
 
-    async def start(self) -> None:
-        # No total timeout: the caller (Jarvis) decides when a call took too long.
-        self._session = ClientSession(timeout=ClientTimeout(total=None))
-        app = web.Application(client_max_size=64 * 1024 * 1024)
-        app.router.add_route("*", "/{path:.*}", self._forward)
+    async def _serve(self, app: web.Application, session: ClientSession) -> None:
+        self._session = session
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -90,6 +90,33 @@ class RecordingProxy:
         if self._session is not None:
             await self._session.close()
 
+
+class RecordingProxy(LocalServer):
+    """Forwards every request to `upstream`; records chat completions in `calls`.
+
+    With a `seed`, chat requests that set none sample with it (reproducible runs).
+    """
+
+    def __init__(
+        self, upstream: str, dump: Path | None = None, seed: int | None = None
+    ) -> None:
+        self.upstream = upstream.rstrip("/")
+        self.dump = dump
+        self.seed = seed
+        self.calls: list[LLMCall] = []
+
+    async def start(self) -> None:
+        # No total timeout: the caller (Jarvis) decides when a call took too long.
+        # A new connection per request: llama.cpp's server may drop an idle
+        # kept-alive one just as the next request goes out on it.
+        session = ClientSession(
+            timeout=ClientTimeout(total=None),
+            connector=TCPConnector(force_close=True),
+        )
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_route("*", "/{path:.*}", self._forward)
+        await self._serve(app, session)
+
     async def _forward(self, request: web.Request) -> web.StreamResponse:
         assert self._session is not None
         body = await request.read()
@@ -97,6 +124,9 @@ class RecordingProxy:
         if request.method == "POST" and request.path.endswith("/chat/completions"):
             call = LLMCall(json.loads(body))
             self.calls.append(call)
+            if self.seed is not None and "seed" not in call.request:
+                call.request["seed"] = self.seed
+                body = json.dumps(call.request).encode()
         started = time.monotonic()
         headers = {
             k: v for k, v in request.headers.items() if k.lower() not in _SKIP_HEADERS

@@ -1,0 +1,4 @@
+"""Generated messy homes, template commands and HA's real pipeline as the rival.
+
+`python -m bench.generated --help`; see docs/BENCHMARKS.md.
+"""
