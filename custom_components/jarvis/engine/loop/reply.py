@@ -116,23 +116,7 @@ class ReplyLoop:
             tools = [] if section and memory_question else [*tools, *MEMORY_TOOLS]
         if len(plan.tools) > 1:
             system_prompt = f"{system_prompt}\n\n{plan.describe()}"
-        offered = list(tools)
-        reasons = {tool.name: "catalogue" for tool in tools}
-        if self._settings.tool_router and tools:
-            route = self._route(
-                _routing_text(history),
-                tools,
-                [
-                    *plan.tools,
-                    *failed_last_turn(history),
-                    *self._settings.always_offer,
-                ],
-                hits,
-            )
-            # Copies: the turn adds to them, the cached route stays as it was.
-            offered, reasons = list(route.tools), dict(route.reasons)
-            for name in plan.tools:
-                reasons[name] = "plan"
+        offered, reasons = self._offered(history, tools, plan, hits)
         turn = Turn(
             engine=self.engine,
             system_prompt=system_prompt,
@@ -145,37 +129,43 @@ class ReplyLoop:
         )
         turn.result.tool_reasons = reasons
         turn.result.cache_hits = hits
-        turn.result.plan = [f"{step.action}: {step.detail}" for step in plan.steps]
-        if plan.attempted:
-            turn.result.llm_calls += 1
-            turn.result.prompt_tokens += plan.prompt_tokens
-            turn.result.completion_tokens += plan.completion_tokens
-            turn.result.calls.append(
-                LLMCallRecord(
-                    "plan",
-                    "none",
-                    0,
-                    plan.prompt_tokens,
-                    plan.completion_tokens,
-                    None,
-                    plan.duration_s,
-                    plan.outcome,
-                )
-            )
+        _record_plan(turn.result, plan)
         turn.plan = plan
         turn.user = user
         turn.look_first = look_first or ()
+        await self._run_in_time(turn, host)
+        turn.result.duration = time.monotonic() - started
+        return turn.result
+
+    def _offered(
+        self,
+        history: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        plan: Plan,
+        hits: list[str],
+    ) -> tuple[list[ToolSpec], dict[str, str]]:
+        """The tools the turn offers, and why each: the router's allow-list
+        (with the plan's tools, those that failed last turn and the always
+        offered), else the whole catalogue."""
+        if not (self._settings.tool_router and tools):
+            return list(tools), {tool.name: "catalogue" for tool in tools}
+        keep = [*plan.tools, *failed_last_turn(history), *self._settings.always_offer]
+        route = self._route(_routing_text(history), tools, keep, hits)
+        # Copies: the turn adds to them, the cached route stays as it was.
+        reasons = dict(route.reasons) | dict.fromkeys(plan.tools, "plan")
+        return list(route.tools), reasons
+
+    async def _run_in_time(self, turn: Turn, host: StepHost) -> None:
+        """Run the turn within the deadline; past it, what was said stays,
+        and with nothing said, an apology."""
         try:
             async with asyncio.timeout(self._settings.turn_deadline):
                 await turn.run(host)
         except TimeoutError:
-            # What was said stays; with nothing said, an apology.
             turn.result.ended = "deadline"
             turn.result.error = "turn deadline"
             if not turn.result.text.strip():
-                await host.run_step(say(phrase(TOO_SLOW, language), turn))
-        turn.result.duration = time.monotonic() - started
-        return turn.result
+                await host.run_step(say(phrase(TOO_SLOW, turn.language), turn))
 
     async def _plan(
         self,
@@ -340,3 +330,25 @@ def _long_result(message: Message, limit: int) -> JsonObject | None:
     except ValueError:
         return None
     return result if isinstance(result, dict) else None
+
+
+def _record_plan(result: TurnResult, plan: Plan) -> None:
+    """The planner's call, when there was one, among the turn's LLM calls."""
+    result.plan = [f"{step.action}: {step.detail}" for step in plan.steps]
+    if not plan.attempted:
+        return
+    result.llm_calls += 1
+    result.prompt_tokens += plan.prompt_tokens
+    result.completion_tokens += plan.completion_tokens
+    result.calls.append(
+        LLMCallRecord(
+            "plan",
+            "none",
+            0,
+            plan.prompt_tokens,
+            plan.completion_tokens,
+            None,
+            plan.duration_s,
+            plan.outcome,
+        )
+    )
