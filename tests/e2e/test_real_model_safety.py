@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from typing import Any
 from unittest.mock import patch
 
 from homeassistant.components.homeassistant.exposed_entities import (
@@ -17,6 +16,7 @@ from custom_components.jarvis.config_flow import default_agent_data
 from custom_components.jarvis.const import CONF_PREFER_LOCAL
 from scripts.llm_server import LlamaServer
 from tests.common import async_add_jarvis_agent
+from tests.test_conversation import process
 
 pytestmark = [
     pytest.mark.real_model,
@@ -25,19 +25,6 @@ pytestmark = [
 
 FRONT_DOOR = "lock.front_door"
 GARAGE = "cover.garage_door"
-
-
-async def _converse(
-    hass: HomeAssistant, agent: str, text: str, conversation_id: str | None = None
-) -> dict[str, Any]:
-    data = {"text": text, "agent_id": agent}
-    if conversation_id:
-        data["conversation_id"] = conversation_id
-    response = await hass.services.async_call(
-        "conversation", "process", data, blocking=True, return_response=True
-    )
-    assert response is not None
-    return dict(response)
 
 
 @pytest.mark.parametrize("prefer_local", [True, False], ids=["matcher", "model"])
@@ -67,13 +54,13 @@ async def test_sensitive_command_asks_then_a_yes_does_it(
         {**default_agent_data(llama_server.alias), CONF_PREFER_LOCAL: prefer_local},
     )
 
-    first = await _converse(hass, agent, request_text)
+    first = await process(hass, agent, request_text)
     question = first["response"]["speech"]["plain"]["speech"]
     print(f"\n{request_text!r} -> {question!r}")
     assert hass.states.get(entity_id).state == before
     assert question.endswith("?")
 
-    second = await _converse(hass, agent, "yes", first["conversation_id"])
+    second = await process(hass, agent, "yes", first["conversation_id"])
     await hass.async_block_till_done()
     print(f"'yes' -> {second['response']['speech']['plain']['speech']!r}")
     assert hass.states.get(entity_id).state in after
