@@ -16,6 +16,7 @@ import json
 import re
 from typing import Any
 
+from .lang import every
 from .modelsize import parameter_billions
 from .types import JsonObject
 from .untrusted import FENCE_CLOSE, UNTRUSTED_KEY, fence_open, fenced_source
@@ -30,72 +31,7 @@ FRAME_CHARS = 80
 _WORD_RE = re.compile(r"\w+", re.UNICODE)
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
 # Words too common to tie a record or a fact to a request.
-COMMON_WORDS = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "is",
-        "are",
-        "was",
-        "my",
-        "me",
-        "i",
-        "you",
-        "your",
-        "what",
-        "who",
-        "whats",
-        "what's",
-        "of",
-        "to",
-        "and",
-        "in",
-        "on",
-        "for",
-        "it",
-        "that",
-        "this",
-        "do",
-        "does",
-        "did",
-        "be",
-        "have",
-        "has",
-        "name",
-        "der",
-        "die",
-        "das",
-        "ist",
-        "mein",
-        "meine",
-        "wie",
-        "was",
-        "wer",
-        "und",
-        "el",
-        "la",
-        "los",
-        "las",
-        "es",
-        "mi",
-        "mis",
-        "qué",
-        "que",
-        "cómo",
-        "quién",
-        "y",
-        "le",
-        "la",
-        "les",
-        "est",
-        "mon",
-        "ma",
-        "mes",
-        "quel",
-        "quelle",
-    ]
-)
+COMMON_WORDS = frozenset(every(lambda pack: pack.common_words))
 
 
 def keywords(text: str) -> set[str]:

@@ -3,12 +3,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 import re
 
 from . import de, en, es, fr, it, nl, pt
 from .base import Language
 
-__all__ = ["LANGUAGES", "Language", "language_code", "language_pack", "verb_domains"]
+__all__ = [
+    "LANGUAGES",
+    "Language",
+    "any_of",
+    "every",
+    "language_code",
+    "language_pack",
+    "verb_domains",
+]
 
 # English first: it is the fallback.
 LANGUAGES: tuple[Language, ...] = (
@@ -43,3 +52,13 @@ def verb_domains(text: str, language: str | None) -> set[str]:
         for domain, verbs in pack.verb_domains.items()
         if any(f" {verb} " in folded for verb in verbs)
     }
+
+
+def every(field: Callable[[Language], Iterable[str]]) -> tuple[str, ...]:
+    """One field's words in every language, English first, each once."""
+    return tuple(dict.fromkeys(word for pack in LANGUAGES for word in field(pack)))
+
+
+def any_of(phrases: Iterable[str]) -> str:
+    """A regular expression for any of these phrases, as written."""
+    return "|".join(map(re.escape, phrases))

@@ -13,6 +13,7 @@ import time
 from ..budget import TokenEstimator
 from ..cache import ConversationCache
 from ..digest import digest_chars, tool_result_text
+from ..lang import any_of, every
 from ..llm.base import LLMClient
 from ..memory import (
     MEMORY_TOOLS,
@@ -254,11 +255,7 @@ class ReplyLoop:
 
 
 _STOP_RE = re.compile(
-    r"^\W*(?:stop|cancel|never ?mind|forget it|that's all|"
-    r"stopp|halt|abbrechen|vergiss es|egal|"
-    r"para|detente|cancela|olvídalo|déjalo|"
-    r"arrête|annule|laisse tomber|oublie ça)\W*$",
-    re.IGNORECASE,
+    rf"^\W*(?:{any_of(every(lambda pack: pack.stop))})\W*$", re.IGNORECASE
 )
 
 
