@@ -13,7 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 import re
 
-from .lang import LANGUAGES, any_of, every
+from .lang import LANGUAGES, every
+from .text import any_of, lower_words
 from .types import ToolSpec
 
 TOOL_SEARCH = "tool_search"
@@ -37,7 +38,6 @@ def _topic_words(topic: str) -> tuple[str, ...]:
 
 
 _LEXICON = {topic: _topic_words(topic) for topic in LANGUAGES[0].tool_topics}
-_WORD_RE = re.compile(r"[\w%?]+", re.UNICODE)
 _CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _STOPWORDS = frozenset(every(lambda pack: pack.stopwords))
 
@@ -123,7 +123,7 @@ _DROPPED = _STOPWORDS - {verb for verbs in _LEXICON.values() for verb in verbs}
 
 
 def _words(text: str) -> list[str]:
-    return [w for w in _WORD_RE.findall(text.lower()) if w not in _DROPPED]
+    return [w for w in lower_words(text, "%?") if w not in _DROPPED]
 
 
 def _tool_words(tool: ToolSpec) -> set[str]:
