@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import ast
+from collections.abc import Iterator, Mapping
 from dataclasses import fields
+from pathlib import Path
+import re
 from string import Formatter
 
 import pytest
 
+from custom_components.jarvis.engine import lang
 from custom_components.jarvis.engine.lang import LANGUAGES, Language, language_pack
 
 ENGLISH = LANGUAGES[0]
@@ -53,3 +58,71 @@ def test_pack_fills_what_english_fills(pack: Language) -> None:
                     assert all(value), (field.name, key)
                 else:
                     assert _slots(value) == _slots(english[key]), (field.name, key)
+
+
+@pytest.mark.parametrize("pack", LANGUAGES, ids=lambda pack: pack.code)
+def test_pack_fills_every_field(pack: Language) -> None:
+    """A new language is one file: nothing it leaves empty falls back to code."""
+    for field in fields(Language):
+        value = getattr(pack, field.name)
+        assert value, field.name
+        if isinstance(value, Mapping):
+            assert all(value.values()), field.name
+
+
+# Word fields whose longer words belong to one language, not to code.
+_OWN_WORDS = ("stop", "remember", "forget", "small_talk", "tool_topics")
+
+
+def _pack_words(pack: Language) -> set[str]:
+    found: set[str] = set()
+    for name in _OWN_WORDS:
+        value = getattr(pack, name)
+        phrases = (
+            [w for ws in value.values() for w in ws]
+            if isinstance(value, Mapping)
+            else value
+        )
+        for phrase in phrases:
+            found.update(re.findall(r"\w{5,}", phrase.casefold()))
+    return found
+
+
+def _code_strings(path: Path) -> Iterator[str]:
+    """The string literals of a module, docstrings left out."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(
+            node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+        )
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+    }
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docs
+        ):
+            yield node.value
+
+
+def test_no_word_list_outside_the_packs() -> None:
+    """Words of a language other than English, in the code outside
+    `engine/lang/`, are a word list a new language would not reach."""
+    english = _pack_words(LANGUAGES[0])
+    foreign = set().union(*map(_pack_words, LANGUAGES[1:])) - english
+    # Known words of lists that lived outside the packs once.
+    assert {"vergiss", "olvida", "recuerda", "abbrechen", "tschüss"} <= foreign
+    root = Path(lang.__file__).parents[2]
+    found = {
+        (str(path.relative_to(root)), word)
+        for path in root.rglob("*.py")
+        if Path(lang.__file__).parent not in path.parents
+        for text in _code_strings(path)
+        for word in re.findall(r"\w{5,}", text.casefold())
+        if word in foreign
+    }
+    assert not found

@@ -18,9 +18,9 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 import re
 from typing import Literal
-import unicodedata
 
 from .lang import LANGUAGES, Language, language_code
+from .text import accent_folded, words
 
 type Answer = Literal["yes", "no", "unclear", "other"]
 type _Tag = Literal["yes", "no", "negation", "hedge", "question", "polite", "filler"]
@@ -28,19 +28,11 @@ type _Tag = Literal["yes", "no", "negation", "hedge", "question", "polite", "fil
 # Punctuation that ends a clause: yes and no words count only in a clause of
 # their own ("sí, ábrela"), not inside a request ("mach das Licht an").
 _CLAUSE_END = re.compile(r"[,.;:!?¿¡…]+")
-_WORD = re.compile(r"\w+")
 _IN_REQUEST: Mapping[_Tag, _Tag | None] = {"yes": None, "no": "negation"}
 
 
-def _fold(text: str) -> str:
-    """Case, accents and apostrophes folded away: "Don’t" and "dont" meet."""
-    text = unicodedata.normalize("NFKD", text.casefold())
-    text = "".join(char for char in text if not unicodedata.combining(char))
-    return re.sub(r"['’‘`´]", "", text)
-
-
 def _phrase(text: str) -> tuple[str, ...]:
-    return tuple(_WORD.findall(_fold(text)))
+    return tuple(words(accent_folded(text)))
 
 
 def _words(pack: Language) -> Mapping[_Tag, tuple[str, ...]]:
@@ -76,13 +68,13 @@ def _tags(text: str, language: str | None) -> list[_Tag | None]:
     None for a word of something else."""
     lexicon, longest = _lexicon(language_code(language))
     tags: list[_Tag | None] = []
-    for clause in _CLAUSE_END.split(_fold(text)):
-        words = _WORD.findall(clause)
+    for clause in _CLAUSE_END.split(accent_folded(text)):
+        spoken = words(clause)
         said: list[_Tag | None] = []
         start = 0
-        while start < len(words):
-            for size in range(min(longest, len(words) - start), 0, -1):
-                if tag := lexicon.get(tuple(words[start : start + size])):
+        while start < len(spoken):
+            for size in range(min(longest, len(spoken) - start), 0, -1):
+                if tag := lexicon.get(tuple(spoken[start : start + size])):
                     said.append(tag)
                     start += size
                     break

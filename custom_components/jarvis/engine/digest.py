@@ -16,7 +16,9 @@ import json
 import re
 from typing import Any
 
+from .lang import every
 from .modelsize import parameter_billions
+from .text import lower_words, singular
 from .types import JsonObject
 from .untrusted import FENCE_CLOSE, UNTRUSTED_KEY, fence_open, fenced_source
 
@@ -27,87 +29,21 @@ DIGEST_CHARS = ((1.0, 800), (3.0, 1500), (8.0, 2500))
 # Short top-level fields ("success", "error", "speech") frame every digest.
 FRAME_CHARS = 80
 
-_WORD_RE = re.compile(r"\w+", re.UNICODE)
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
 # Words too common to tie a record or a fact to a request.
-COMMON_WORDS = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "is",
-        "are",
-        "was",
-        "my",
-        "me",
-        "i",
-        "you",
-        "your",
-        "what",
-        "who",
-        "whats",
-        "what's",
-        "of",
-        "to",
-        "and",
-        "in",
-        "on",
-        "for",
-        "it",
-        "that",
-        "this",
-        "do",
-        "does",
-        "did",
-        "be",
-        "have",
-        "has",
-        "name",
-        "der",
-        "die",
-        "das",
-        "ist",
-        "mein",
-        "meine",
-        "wie",
-        "was",
-        "wer",
-        "und",
-        "el",
-        "la",
-        "los",
-        "las",
-        "es",
-        "mi",
-        "mis",
-        "qué",
-        "que",
-        "cómo",
-        "quién",
-        "y",
-        "le",
-        "la",
-        "les",
-        "est",
-        "mon",
-        "ma",
-        "mes",
-        "quel",
-        "quelle",
-    ]
-)
+COMMON_WORDS = frozenset(every(lambda pack: pack.common_words))
 
 
 def keywords(text: str) -> set[str]:
     """The words of a text that can tie it to another, plurals folded."""
     words = {
         w
-        for w in _WORD_RE.findall(text.lower())
+        for w in lower_words(text)
         # Single letters are the "s" of "wife's": they would tie everything.
         if len(w) > 1 and w not in COMMON_WORDS
     }
     # "wife's" and "wife", "lights" and "light" should meet.
-    return {w.removesuffix("s") if len(w) > 3 else w for w in words}
+    return {singular(w) for w in words}
 
 
 # Share of a text's words the user must have said: the model may add a

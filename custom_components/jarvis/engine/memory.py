@@ -14,6 +14,7 @@ import time
 from typing import Any, Protocol
 
 from .digest import in_own_words, keywords, pick, shorten
+from .lang import every
 from .redact import redact, withheld
 from .types import ToolSpec
 
@@ -50,20 +51,16 @@ MEMORY_TOOLS = [
     ),
 ]
 
+_PLEASE = "|".join(every(lambda pack: pack.memory_please))
 _REMEMBER_RE = re.compile(
-    r"^(?:please\s+|bitte\s+|por favor,?\s+)?(?:"
-    r"remember(?:\s+that)?|don't forget(?:\s+that)?|note that|"
-    r"merk(?:e)?\s+dir,?(?:\s+dass)?|denk daran,?(?:\s+dass)?|"
-    r"recuerda(?:\s+que)?|no olvides(?:\s+que)?|"
-    r"souviens-toi(?:\s+que)?|rappelle-toi(?:\s+que)?|retiens(?:\s+que)?"
+    rf"^(?:(?:{_PLEASE})\s+)?(?:{'|'.join(every(lambda pack: pack.remember))})"
     # Speech-to-text punctuates: "Remember, the key..." / "please remember: ..."
-    r")[:,]?\s+(?P<fact>.+?)[.!]?$",
+    r"[:,]?\s+(?P<fact>.+?)[.!]?$",
     re.IGNORECASE,
 )
 _FORGET_RE = re.compile(
-    r"^(?:please\s+|bitte\s+|por favor,?\s+)?(?:"
-    r"forget(?:\s+about|\s+that)?|vergiss(?:,?\s+dass)?|olvida(?:\s+que)?|oublie(?:\s+que)?"
-    r")\s+(?P<what>.+?)[.!]?$",
+    rf"^(?:(?:{_PLEASE})\s+)?(?:{'|'.join(every(lambda pack: pack.forget))})"
+    r"\s+(?P<what>.+?)[.!]?$",
     re.IGNORECASE,
 )
 

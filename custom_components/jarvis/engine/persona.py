@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 
+from .lang import every
+
 DEFAULT_NAME = "Jarvis"
 # Words a wake phrase puts before the name ("okay nabu", "hey mycroft").
-_CALLS = frozenset(
-    ["hey", "hi", "hello", "ok", "okay", "yo", "hallo", "hola", "oye", "dis", "ey"]
-)
+_CALLS = frozenset(every(lambda pack: pack.wake_calls))
 # Model versions in wake-word ids: "hey_jarvis_v0.1", "alexa_v0.1".
 _VERSION_RE = re.compile(r"[\s_-]+v?\d+(?:\.\d+)*$", re.IGNORECASE)
 _SPLIT_RE = re.compile(r"[\s_\-,.!]+")

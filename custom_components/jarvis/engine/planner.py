@@ -23,6 +23,7 @@ from typing import Literal
 from .llm.base import ChatRequest, LLMClient, LLMError, Sampling
 from .output import strip_think
 from .redact import redacting_logger
+from .text import folded_words
 from .textproto import first_json_object
 from .types import JsonObject, Message, ToolSpec
 
@@ -66,7 +67,6 @@ TOOL_EXAMPLES = (
 """,
     ),
 )
-_WORD_RE = re.compile(r"\w+", re.UNICODE)
 _STEP_RE = re.compile(r"^\s*(?:\d+[.)]|[-*•])?\s*([\w.\-]+)\s*(?::\s*(.*))?$")
 
 
@@ -145,14 +145,6 @@ def _value_grounded(value: object, said: set[str]) -> bool:
         return False
     number = isinstance(value, float) and value.is_integer()
     return folded_words(str(int(value) if number else value)) <= said
-
-
-def folded_words(text: str) -> set[str]:
-    """Case-folded words with plurals folded ("lights" meets "light")."""
-    return {
-        word.removesuffix("s") if len(word) > 3 else word
-        for word in _WORD_RE.findall(text.casefold())
-    }
 
 
 def parse_plan(text: str, tools: Sequence[ToolSpec]) -> Plan:

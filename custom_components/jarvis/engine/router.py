@@ -13,6 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 import re
 
+from .lang import LANGUAGES, every
+from .text import any_of, lower_words
 from .types import ToolSpec
 
 TOOL_SEARCH = "tool_search"
@@ -26,263 +28,30 @@ TOOL_SEARCH_SPEC = ToolSpec(
     },
 )
 
-# Household verbs and topics in English, German, Spanish and French, mapped to
-# fragments of the tool names (Home Assistant's intents and common MCP tools)
-# they point to.
-_LEXICON: Mapping[str, tuple[str, ...]] = {
-    "turnon": (
-        "on",
-        "open",
-        "start",
-        "activate",
-        "unlock",
-        "enable",
-        "an",
-        "ein",
-        "einschalten",
-        "anschalten",
-        "öffne",
-        "öffnen",
-        "auf",
-        "enciende",
-        "encender",
-        "prende",
-        "abre",
-        "abrir",
-        "activa",
-        "allume",
-        "ouvre",
-    ),
-    "turnoff": (
-        "off",
-        "close",
-        "shut",
-        "stop",
-        "lock",
-        "disable",
-        "aus",
-        "ausschalten",
-        "abschalten",
-        "schließe",
-        "schließen",
-        "zu",
-        "apaga",
-        "apagar",
-        "cierra",
-        "cerrar",
-        "éteins",
-        "ferme",
-    ),
-    "lightset": (
-        "dim",
-        "brighten",
-        "brightness",
-        "percent",
-        "%",
-        "colour",
-        "color",
-        "dimme",
-        "dimmen",
-        "helligkeit",
-        "prozent",
-        "farbe",
-        "brillo",
-        "atenúa",
-        "porcentaje",
-        "luminosité",
-    ),
-    "climate": (
-        "temperature",
-        "warm",
-        "warmer",
-        "cold",
-        "colder",
-        "heat",
-        "heating",
-        "thermostat",
-        "degrees",
-        "temperatur",
-        "grad",
-        "heizung",
-        "wärmer",
-        "kälter",
-        "temperatura",
-        "grados",
-        "calefacción",
-        "chauffage",
-    ),
-    "getlivecontext": (
-        "is",
-        "are",
-        "what",
-        "which",
-        "how",
-        "status",
-        "state",
-        "open",
-        "closed",
-        "ist",
-        "sind",
-        "wie",
-        "was",
-        "welche",
-        "status",
-        "está",
-        "están",
-        "qué",
-        "cuál",
-        "cómo",
-        "estado",
-        "est",
-        "quel",
-        "quelle",
-        "?",
-    ),
-    "timer": (
-        "timer",
-        "minutes",
-        "minute",
-        "seconds",
-        "hour",
-        "remind",
-        "countdown",
-        "minuten",
-        "stunde",
-        "wecker",
-        "temporizador",
-        "minutos",
-        "minuterie",
-    ),
-    "datetime": (
-        "time",
-        "date",
-        "today",
-        "day",
-        "clock",
-        "uhr",
-        "uhrzeit",
-        "datum",
-        "heute",
-        "hora",
-        "fecha",
-        "hoy",
-        "heure",
-        "date",
-    ),
-    "media": (
-        "music",
-        "play",
-        "pause",
-        "resume",
-        "volume",
-        "louder",
-        "quieter",
-        "next",
-        "previous",
-        "song",
-        "track",
-        "tv",
-        "musik",
-        "spiele",
-        "lauter",
-        "leiser",
-        "música",
-        "reproduce",
-        "volumen",
-        "musique",
-        "joue",
-    ),
-    "list": (
-        "shopping",
-        "list",
-        "add",
-        "buy",
-        "todo",
-        "einkaufsliste",
-        "liste",
-        "kaufen",
-        "compra",
-        "lista",
-        "añade",
-        "courses",
-    ),
-    "vacuum": ("vacuum", "clean", "staubsauger", "saugen", "aspiradora", "aspirateur"),
-    "fan": ("fan", "ventilator", "lüfter", "ventilador", "ventilateur"),
-    "memory": (
-        "remember",
-        "recall",
-        "forget",
-        "know",
-        "name",
-        "merk",
-        "merke",
-        "erinnere",
-        "vergiss",
-        "recuerda",
-        "olvida",
-        "souviens",
-    ),
-    "search": ("search", "web", "look", "find", "suche", "busca", "cherche"),
-}
-_WORD_RE = re.compile(r"[\w%?]+", re.UNICODE)
+# Tool-name fragments of Home Assistant's intents and common MCP tools, with
+# the words of every language that point to them, and signs that say as much.
+_SIGNS: Mapping[str, tuple[str, ...]] = {"lightset": ("%",), "getlivecontext": ("?",)}
+
+
+def _topic_words(topic: str) -> tuple[str, ...]:
+    return every(lambda pack: pack.tool_topics[topic]) + _SIGNS.get(topic, ())
+
+
+_LEXICON = {topic: _topic_words(topic) for topic in LANGUAGES[0].tool_topics}
 _CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_STOPWORDS = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "and",
-        "or",
-        "to",
-        "of",
-        "in",
-        "on",
-        "at",
-        "for",
-        "please",
-        "can",
-        "you",
-        "could",
-        "would",
-        "me",
-        "my",
-        "i",
-        "it",
-        "der",
-        "die",
-        "das",
-        "und",
-        "bitte",
-        "el",
-        "la",
-        "los",
-        "las",
-        "y",
-        "por",
-        "favor",
-        "le",
-        "les",
-        "et",
-        "s'il",
-    ]
-)
+_STOPWORDS = frozenset(every(lambda pack: pack.stopwords))
 
 
+# The persona answers to the wake word's name (persona.py).
+_WAKE_NAMES = "jarvis|nabu|mycroft|alexa"
 _SMALL_TALK_RE = re.compile(
-    r"^\W*(?:(?:hi|hello|hey|good (?:morning|afternoon|evening|night)|"
-    r"thanks?(?: you)?(?: (?:so|very) much)?|thank you|cheers|bye|goodbye|"
-    r"see you|how are you(?: doing)?|who are you|what(?:'s| is) your name|"
-    r"tell me a joke|you(?:'re| are) (?:great|funny|awesome)|"
-    r"hallo|guten (?:morgen|tag|abend)|danke(?: schön)?|tschüss|wie geht'?s|"
-    r"wer bist du|hola|buen(?:os|as) (?:días|tardes|noches)|gracias|adiós|"
-    r"qué tal|quién eres|bonjour|bonsoir|merci|salut|au revoir|ça va|"
+    rf"^\W*(?:(?:{'|'.join(every(lambda pack: pack.small_talk))}|"
     # Introductions, greeting first or not; a name of one or two words, so
     # "my name is Tom, turn on the lights" is no small talk.
-    r"(?:(?:hi|hello|hey|hallo|hola|bonjour|salut)[\s,!.]+)?"
-    r"(?:my name is|call me|mein name ist|ich heiße|me llamo|mi nombre es|"
-    r"je m'appelle)\s+\w+(?:\s+\w+)?)"
-    # The persona answers to the wake word's name (persona.py).
-    r"(?:[\s,]+(?:jarvis|nabu|mycroft|alexa|there|again|buddy|mate))*)\W*$",
+    rf"(?:(?:{any_of(every(lambda pack: pack.greetings))})[\s,!.]+)?"
+    rf"(?:{any_of(every(lambda pack: pack.introductions))})\s+\w+(?:\s+\w+)?)"
+    rf"(?:[\s,]+(?:{_WAKE_NAMES}|{any_of(every(lambda pack: pack.small_talk_tails))}))*)"
+    r"\W*$",
     re.IGNORECASE,
 )
 
@@ -293,11 +62,7 @@ def is_small_talk(text: str) -> bool:
 
 
 _QUESTION_RE = re.compile(
-    r"^\W*(?:is|are|was|were|what|what's|which|who|where|when|why|how|do|does|"
-    r"did|can|could|would|will|ist|sind|war|wer|wo|wann|warum|wie|welche[rs]?|"
-    r"hat|haben|kann|kannst|está|están|es|son|qué|cuál|cuáles|quién|dónde|"
-    r"cuándo|cómo|puedes|est-ce|quel|quelle|qui|où|quand|comment|pourquoi)\b"
-    r"|\?\W*$",
+    rf"^\W*(?:{any_of(every(lambda pack: pack.question_starts))})\b|\?\W*$",
     re.IGNORECASE,
 )
 
@@ -309,9 +74,7 @@ def is_question(text: str) -> bool:
 
 # A question inside a command: "turn on the fan and tell me the temperature".
 _ASKS_RE = re.compile(
-    r"\b(?:tell me|let me know|sag mir|sage mir|dime|dígame|dis-moi|dites-moi|"
-    r"dimmi|vertel me|zeg me|diga-me|diz-me)\b",
-    re.IGNORECASE,
+    rf"\b(?:{any_of(every(lambda pack: pack.tell_me))})\b", re.IGNORECASE
 )
 
 
@@ -326,7 +89,7 @@ def asked_part(text: str) -> str | None:
 
 # What joins a command to the "tell me" after it.
 _JOINED_RE = re.compile(
-    r"(?:[\s,;]*\b(?:and|then|also|und|dann|y|luego|et|puis|e|en)\b)*[\s,;]*$",
+    rf"(?:[\s,;]*\b(?:{any_of(every(lambda pack: pack.joiners))})\b)*[\s,;]*$",
     re.IGNORECASE,
 )
 
@@ -360,7 +123,7 @@ _DROPPED = _STOPWORDS - {verb for verbs in _LEXICON.values() for verb in verbs}
 
 
 def _words(text: str) -> list[str]:
-    return [w for w in _WORD_RE.findall(text.lower()) if w not in _DROPPED]
+    return [w for w in lower_words(text, "%?") if w not in _DROPPED]
 
 
 def _tool_words(tool: ToolSpec) -> set[str]:

@@ -35,7 +35,7 @@ from ..const import DOMAIN, SENSITIVE_KINDS
 from ..engine.digest import in_own_words
 from ..engine.lang import verb_domains
 from ..engine.phrases import DID, DID_FIELD, Deed, DidPhrase, actions
-from ..engine.planner import folded_words
+from ..engine.text import folded_words
 from ..safety.effects import Call
 from ..safety.holds import run_calls, user_text
 from ..safety.policy import assess

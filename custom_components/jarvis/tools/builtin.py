@@ -16,10 +16,11 @@ import voluptuous as vol
 from yarl import URL
 
 from ..const import LOGGER, TOOL_CONFIRM_ACTION
+from ..engine.text import mentions
 from ..engine.untrusted import fenced
 from ..safety.holds import user_text
 from .calc import CalcError, calculate
-from .deeds import mentions, service_deeds
+from .deeds import service_deeds
 from .hub import JarvisTools
 from .mcp import McpServer, ServerTool
 from .schedule import when_from_args

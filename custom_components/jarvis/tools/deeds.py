@@ -4,7 +4,6 @@ the user's words name their targets."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-import re
 from typing import Any
 
 from homeassistant.core import HomeAssistant
@@ -28,18 +27,6 @@ _PLAIN_VERBS = {
 }
 # "Turned on" the doorbell would be wrong: HA presses buttons.
 _NOT_ON_OFF = frozenset({"button", "input_button"})
-
-
-def mentions(text: str | None, names: Iterable[str]) -> bool:
-    """Whether the user's text names any of `names` (whole words, any case)."""
-    if not text:
-        return False
-    folded = f" {' '.join(re.findall(r'\w+', text.casefold()))} "
-    for name in names:
-        words = " ".join(re.findall(r"\w+", name.casefold()))
-        if words and f" {words} " in folded:
-            return True
-    return False
 
 
 def _verb(domain: str, service: str) -> str | None:

@@ -36,8 +36,8 @@ import voluptuous as vol
 
 from ..const import ASSISTANT, LOGGER
 from ..engine.loop import LookUp
-from ..engine.planner import folded_words
 from ..engine.router import asked_part
+from ..engine.text import folded_words, telling_words
 from .builtin import JarvisTool, replace_tools
 from .hub import DATA_TOOLS, JarvisTools
 from .services import ToolError, entity_area
@@ -265,7 +265,7 @@ def live_lookup(hass: HomeAssistant, request: str, assistant: str) -> list[LookU
     whole: set[str] = set()
     for state in hass.states.async_all():
         if async_should_expose(hass, assistant, state.entity_id) and (
-            score := len(words.intersection(telling := _telling_words(state.name)))
+            score := len(words.intersection(telling := telling_words(state.name)))
         ):
             fits[state.name] = max(score, fits.get(state.name, 0))
             if telling <= words:
@@ -288,13 +288,6 @@ def live_lookup(hass: HomeAssistant, request: str, assistant: str) -> list[LookU
     if len(named) > _MAX_LOOKUPS:
         return [(LIVE_CONTEXT, {})]
     return [(LIVE_CONTEXT, {"name": name}) for name in named]
-
-
-def _telling_words(name: str) -> set[str]:
-    # "la" or "of" in a name tells nothing; "TV" or "AC" does.
-    return {
-        word for word in folded_words(name) if len(word) > 2 or word.upper() in name
-    }
 
 
 def _with_filters(hub: JarvisTools, tool: llm.Tool) -> llm.Tool | None:

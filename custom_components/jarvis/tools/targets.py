@@ -20,7 +20,7 @@ from homeassistant.helpers import area_registry as ar, floor_registry as fr, int
 from homeassistant.util.json import JsonObjectType
 
 from ..engine.phrases import FINAL_REPLY, OR, WHICH, FinalReply, listed, phrase
-from ..engine.planner import folded_words
+from ..engine.text import folded_words, within
 from .services import closest_names
 
 type Slots = dict[str, Any]
@@ -156,8 +156,7 @@ def _area_within(hass: HomeAssistant, words: set[str]) -> ar.AreaEntry | None:
 
 def _fits(words: Collection[str], state: State) -> bool:
     """Whether every word the model used is part of the entity's name."""
-    folded = state.name.casefold()
-    return all(word in folded for word in words)
+    return within(words, state.name)
 
 
 def _which(fitting: Sequence[State], language: str) -> Answer:

@@ -3,12 +3,20 @@
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable, Iterable
 
+from ..text import mentions
 from . import de, en, es, fr, it, nl, pt
 from .base import Language
 
-__all__ = ["LANGUAGES", "Language", "language_code", "language_pack", "verb_domains"]
+__all__ = [
+    "LANGUAGES",
+    "Language",
+    "every",
+    "language_code",
+    "language_pack",
+    "verb_domains",
+]
 
 # English first: it is the fallback.
 LANGUAGES: tuple[Language, ...] = (
@@ -36,10 +44,14 @@ def language_pack(language: str | None) -> Language:
 def verb_domains(text: str, language: str | None) -> set[str]:
     """The entity domains the verbs of a request name, in its language and in
     English ("open the garage door opener": cover, valve)."""
-    folded = f" {' '.join(re.findall(r'\w+', text.casefold()))} "
     return {
         domain
         for pack in (language_pack(language), en.LANGUAGE)
         for domain, verbs in pack.verb_domains.items()
-        if any(f" {verb} " in folded for verb in verbs)
+        if mentions(text, verbs)
     }
+
+
+def every(field: Callable[[Language], Iterable[str]]) -> tuple[str, ...]:
+    """One field's words in every language, English first, each once."""
+    return tuple(dict.fromkeys(word for pack in LANGUAGES for word in field(pack)))

@@ -84,6 +84,42 @@ class Language:
     # What joins number words: "and" of "one hundred and five", "und" of
     # "einundzwanzig".
     number_joiners: tuple[str, ...]
+    # The fields below are matched in every language at once: the user's
+    # language is not known for sure, and people mix them ("ok", "stop").
+    # Phrases are written as said, except where a comment says "patterns":
+    # regular expressions, for optional parts ("remember(?:\s+that)?").
+
+    # Said alone, these end the conversation: "stop", "never mind".
+    stop: tuple[str, ...]
+    # Patterns that ask Jarvis to keep a fact: "remember(?:\s+that)?".
+    remember: tuple[str, ...]
+    # Patterns that ask Jarvis to drop a fact: "forget(?:\s+about)?".
+    forget: tuple[str, ...]
+    # Patterns of a polite word before either: "please".
+    memory_please: tuple[str, ...]
+    # Words too common to tie a record or a fact to a request: "the", "my".
+    common_words: tuple[str, ...]
+    # Words that point to no tool: "the", "please".
+    stopwords: tuple[str, ...]
+    # Household verbs and topics, by the fragment of tool names they point to
+    # (Home Assistant's intents, common MCP tools): "turnon": "switch", "on".
+    tool_topics: Mapping[str, tuple[str, ...]]
+    # Patterns of small talk said alone: "good (?:morning|night)", "thanks".
+    small_talk: tuple[str, ...]
+    # Greetings before an introduction: "hi" of "hi, my name is Tom".
+    greetings: tuple[str, ...]
+    # What comes before the user's name: "my name is".
+    introductions: tuple[str, ...]
+    # What may follow small talk: "there" of "hi there", "again".
+    small_talk_tails: tuple[str, ...]
+    # Words that open a question rather than a command: "is", "what".
+    question_starts: tuple[str, ...]
+    # What asks to be told something inside a command: "tell me".
+    tell_me: tuple[str, ...]
+    # What joins a command to the "tell me" after it: "and", "then".
+    joiners: tuple[str, ...]
+    # Words a wake phrase puts before the name: "hey" of "hey Jarvis".
+    wake_calls: tuple[str, ...]
 
 
 def words(text: str) -> tuple[str, ...]:

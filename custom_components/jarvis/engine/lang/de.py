@@ -80,4 +80,43 @@ LANGUAGE = Language(
         "null, eins, ein, eine, zwei, zwo, drei, vier, fünf, sechs, sechzehn, sieben, siebzehn, acht, neun, zehn, elf, zwölf, zwanzig, dreißig, vierzig, fünfzig, sechzig, siebzig, achtzig, neunzig, hundert, tausend"
     ),
     number_joiners=words("und"),
+    stop=words("stopp, halt, abbrechen, vergiss es, egal"),
+    remember=(r"merk(?:e)?\s+dir,?(?:\s+dass)?", r"denk daran,?(?:\s+dass)?"),
+    forget=(r"vergiss(?:,?\s+dass)?",),
+    memory_please=("bitte",),
+    common_words=words("der, die, das, ist, mein, meine, wie, was, wer, und"),
+    stopwords=words("der, die, das, und, bitte"),
+    tool_topics={
+        "turnon": words("an, ein, einschalten, anschalten, öffne, öffnen, auf"),
+        "turnoff": words("aus, ausschalten, abschalten, schließe, schließen, zu"),
+        "lightset": words("dimme, dimmen, helligkeit, prozent, farbe"),
+        "climate": words("temperatur, grad, heizung, wärmer, kälter"),
+        "getlivecontext": words("ist, sind, wie, was, welche, status"),
+        "timer": words("minuten, stunde, wecker"),
+        "datetime": words("uhr, uhrzeit, datum, heute"),
+        "media": words("musik, spiele, lauter, leiser"),
+        "list": words("einkaufsliste, liste, kaufen"),
+        "vacuum": words("staubsauger, saugen"),
+        "fan": words("ventilator, lüfter"),
+        "memory": words("merk, merke, erinnere, vergiss"),
+        "search": words("suche"),
+    },
+    small_talk=(
+        "hallo",
+        "guten (?:morgen|tag|abend)",
+        "danke(?: schön)?",
+        "tschüss",
+        "wie geht'?s",
+        "wer bist du",
+    ),
+    greetings=words("hallo"),
+    introductions=words("mein name ist, ich heiße"),
+    small_talk_tails=words("nochmal, nochmals"),
+    question_starts=words(
+        "ist, sind, war, wer, wo, wann, warum, wie, welche, welcher, welches, hat, "
+        "haben, kann, kannst"
+    ),
+    tell_me=words("sag mir, sage mir"),
+    joiners=words("und, dann"),
+    wake_calls=words("hallo, ey"),
 )

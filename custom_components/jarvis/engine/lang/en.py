@@ -84,4 +84,66 @@ LANGUAGE = Language(
         "zero, oh, one, two, three, four, five, six, seven, eight, nine, ten, eleven, twelve, thirteen, fourteen, fifteen, sixteen, seventeen, eighteen, nineteen, twenty, thirty, forty, fifty, sixty, seventy, eighty, ninety, hundred, thousand, double, triple"
     ),
     number_joiners=words("and"),
+    stop=words("stop, cancel, never mind, nevermind, forget it, that's all"),
+    remember=(r"remember(?:\s+that)?", r"don't forget(?:\s+that)?", "note that"),
+    forget=(r"forget(?:\s+about|\s+that)?",),
+    memory_please=("please",),
+    common_words=words(
+        "the, a, an, is, are, was, my, me, i, you, your, what, who, whats, what's, "
+        "of, to, and, in, on, for, it, that, this, do, does, did, be, have, has, name"
+    ),
+    stopwords=words(
+        "the, a, an, and, or, to, of, in, on, at, for, please, can, you, could, "
+        "would, me, my, i, it"
+    ),
+    tool_topics={
+        "turnon": words("on, open, start, activate, unlock, enable"),
+        "turnoff": words("off, close, shut, stop, lock, disable"),
+        "lightset": words("dim, brighten, brightness, percent, colour, color"),
+        "climate": words(
+            "temperature, warm, warmer, cold, colder, heat, heating, thermostat, "
+            "degrees"
+        ),
+        "getlivecontext": words(
+            "is, are, what, which, how, status, state, open, closed"
+        ),
+        "timer": words("timer, minutes, minute, seconds, hour, remind, countdown"),
+        "datetime": words("time, date, today, day, clock"),
+        "media": words(
+            "music, play, pause, resume, volume, louder, quieter, next, previous, "
+            "song, track, tv"
+        ),
+        "list": words("shopping, list, add, buy, todo"),
+        "vacuum": words("vacuum, clean"),
+        "fan": words("fan"),
+        "memory": words("remember, recall, forget, know, name"),
+        "search": words("search, web, look, find"),
+    },
+    small_talk=(
+        "hi",
+        "hello",
+        "hey",
+        "good (?:morning|afternoon|evening|night)",
+        "thanks?(?: you)?(?: (?:so|very) much)?",
+        "thank you",
+        "cheers",
+        "bye",
+        "goodbye",
+        "see you",
+        "how are you(?: doing)?",
+        "who are you",
+        "what(?:'s| is) your name",
+        "tell me a joke",
+        "you(?:'re| are) (?:great|funny|awesome)",
+    ),
+    greetings=words("hi, hello, hey"),
+    introductions=words("my name is, call me"),
+    small_talk_tails=words("there, again, buddy, mate"),
+    question_starts=words(
+        "is, are, was, were, what, what's, which, who, where, when, why, how, do, "
+        "does, did, can, could, would, will"
+    ),
+    tell_me=words("tell me, let me know"),
+    joiners=words("and, then, also"),
+    wake_calls=words("hey, hi, hello, ok, okay, yo"),
 )

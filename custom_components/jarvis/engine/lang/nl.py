@@ -74,4 +74,50 @@ LANGUAGE = Language(
         "nul, een, één, twee, drie, vier, vijf, zes, zeven, acht, negen, tien, elf, twaalf, dertien, veertien, twintig, dertig, veertig, vijftig, zestig, zeventig, tachtig, negentig, honderd, duizend"
     ),
     number_joiners=words("en, ën"),
+    stop=words(
+        "stop, stoppen, hou op, annuleer, laat maar, laat maar zitten, vergeet het"
+    ),
+    remember=(
+        r"onthoud(?:\s+dat)?",
+        r"vergeet niet(?:\s+dat)?",
+        r"denk eraan(?:\s+dat)?",
+    ),
+    forget=(r"vergeet(?:\s+dat)?",),
+    memory_please=("alsjeblieft,?",),
+    common_words=words("de, het, een, is, zijn, mijn, wat, wie, hoe, en, van"),
+    stopwords=words("de, het, een, en, of, alsjeblieft"),
+    tool_topics={
+        "turnon": words("aan, inschakelen, ontgrendel, activeer"),
+        "turnoff": words("uit, uitschakelen, sluit, dicht, vergrendel"),
+        "lightset": words("dimmen, helderheid, procent, kleur"),
+        "climate": words("temperatuur, graden, verwarming, kouder"),
+        "getlivecontext": words("zijn, wat, welke, hoe, staat, dicht"),
+        "timer": words("minuten, seconden, uur, wekker"),
+        "datetime": words("tijd, datum, vandaag, klok"),
+        "media": words("muziek, speel, pauze, harder, zachter, volgende"),
+        "list": words("boodschappen, lijst, toevoegen, kopen"),
+        "vacuum": words("stofzuiger, stofzuigen"),
+        "fan": words("ventilator"),
+        "memory": words("onthoud, vergeet, herinner"),
+        "search": words("zoek"),
+    },
+    small_talk=(
+        "hallo",
+        "hoi",
+        "goede(?:morgen|middag|navond)",
+        "dank je(?: wel)?",
+        "bedankt",
+        "doei",
+        "hoe gaat het",
+        "wie ben jij",
+    ),
+    greetings=words("hallo, hoi"),
+    introductions=words("mijn naam is, ik heet"),
+    small_talk_tails=words("nogmaals, vriend"),
+    question_starts=words(
+        "is, zijn, wat, welke, wie, waar, wanneer, waarom, hoe, kun, kan"
+    ),
+    tell_me=words("vertel me, zeg me"),
+    joiners=words("en, dan"),
+    wake_calls=words("hoi, hé"),
 )

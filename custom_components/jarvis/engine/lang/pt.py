@@ -73,4 +73,55 @@ LANGUAGE = Language(
         "zero, um, uma, dois, duas, três, quatro, cinco, seis, meia, sete, oito, nove, dez, onze, doze, treze, catorze, quatorze, quinze, dezesseis, dezasseis, dezessete, dezassete, dezoito, dezenove, dezanove, vinte, trinta, quarenta, cinquenta, sessenta, setenta, oitenta, noventa, cem, cento, mil"
     ),
     number_joiners=words("e"),
+    stop=words(
+        "para, pare, cancela, cancelar, esquece, deixa para lá, deixa pra lá, chega"
+    ),
+    remember=(
+        r"lembra-te(?:\s+(?:de\s+)?que)?",
+        r"lembre-se(?:\s+(?:de\s+)?que)?",
+        r"lembra(?:\s+que)?",
+        r"não te esqueças(?:\s+(?:de\s+)?que)?",
+        r"não esqueça(?:\s+(?:de\s+)?que)?",
+    ),
+    forget=(r"esquece(?:\s+que)?", r"esqueça(?:\s+que)?"),
+    memory_please=("por favor,?",),
+    common_words=words("o, os, as, é, meu, minha, que, quem, como, e, de, do, da"),
+    stopwords=words("o, a, os, as, e, de, por, favor"),
+    tool_topics={
+        "turnon": words("liga, ligar, acende, acender, abre, abrir, ativa, destranca"),
+        "turnoff": words("desliga, desligar, apaga, fecha, fechar, tranca"),
+        "lightset": words("brilho, porcentagem, percentagem, cor"),
+        "climate": words("temperatura, graus, aquecimento, termostato"),
+        "getlivecontext": words("está, estão, é, qual, quais, estado, aberto, fechado"),
+        "timer": words("temporizador, minutos, segundos, alarme"),
+        "datetime": words("hora, hoje, dia, relógio"),
+        "media": words("música, toca, tocar, volume, pausa, próxima"),
+        "list": words("compras, lista, adiciona, comprar"),
+        "vacuum": words("aspirador"),
+        "fan": words("ventoinha, ventilador"),
+        "memory": words("lembra, esquece"),
+        "search": words("pesquisa, procura"),
+    },
+    small_talk=(
+        "olá",
+        "oi",
+        "bom dia",
+        "boa (?:tarde|noite)",
+        "obrigad[oa]",
+        "tchau",
+        "adeus",
+        "tudo bem",
+        "quem és tu",
+        "quem é você",
+    ),
+    greetings=words("olá, oi"),
+    introductions=words("o meu nome é, meu nome é, chamo-me, me chamo"),
+    small_talk_tails=words("de novo, amigo"),
+    question_starts=words(
+        "está, estão, é, são, qual, quais, quem, onde, quando, como, porque, pode, "
+        "podes"
+    ),
+    tell_me=words("diga-me, diz-me"),
+    joiners=words("e, depois"),
+    wake_calls=words("olá, oi, ei"),
 )

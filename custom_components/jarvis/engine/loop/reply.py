@@ -13,6 +13,7 @@ import time
 from ..budget import TokenEstimator
 from ..cache import ConversationCache
 from ..digest import digest_chars, tool_result_text
+from ..lang import every
 from ..llm.base import LLMClient
 from ..memory import (
     MEMORY_TOOLS,
@@ -32,6 +33,7 @@ from ..phrases import (
 )
 from ..planner import REPLY, Plan, PlanStep, make_plan
 from ..router import Route, ToolRouter, fits, is_question, is_small_talk
+from ..text import any_of
 from ..types import JsonObject, Message, ToolSpec
 from .host import StepHost, say_text
 from .records import LLMCallRecord, TurnResult
@@ -247,11 +249,7 @@ class ReplyLoop:
 
 
 _STOP_RE = re.compile(
-    r"^\W*(?:stop|cancel|never ?mind|forget it|that's all|"
-    r"stopp|halt|abbrechen|vergiss es|egal|"
-    r"para|detente|cancela|olvídalo|déjalo|"
-    r"arrête|annule|laisse tomber|oublie ça)\W*$",
-    re.IGNORECASE,
+    rf"^\W*(?:{any_of(every(lambda pack: pack.stop))})\W*$", re.IGNORECASE
 )
 
 

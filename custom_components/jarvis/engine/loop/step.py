@@ -6,7 +6,6 @@ import asyncio
 from collections.abc import AsyncIterator, Sequence
 from contextlib import aclosing
 import json
-import re
 import time
 from typing import Literal, Protocol
 
@@ -16,6 +15,7 @@ from ..output import ReleaseGate, ThinkFilter, strip_think
 from ..phrases import LLM_UNAVAILABLE, phrase
 from ..redact import redact, redacting_logger
 from ..speech import clean_for_speech
+from ..text import lower_words
 from ..textproto import (
     parse_text_reply,
     render_messages_for_text_protocol,
@@ -308,8 +308,8 @@ def _echoes(reply: str, instruction: str | None) -> bool:
     """Whether a reply parrots the engine's own instruction (small models do)."""
     if not instruction:
         return False
-    words = re.findall(r"\w+", instruction.lower())
-    said = " ".join(re.findall(r"\w+", reply.lower()))
+    words = lower_words(instruction)
+    said = " ".join(lower_words(reply))
     return any(
         " ".join(words[i : i + 4]) in said for i in range(max(0, len(words) - 3))
     )

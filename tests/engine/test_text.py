@@ -1,0 +1,72 @@
+"""Text matching in one module: words, foldings and names."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from custom_components.jarvis.engine.lang import verb_domains
+from custom_components.jarvis.engine.text import (
+    accent_folded,
+    any_of,
+    folded_words,
+    lower_words,
+    mentions,
+    telling_words,
+    within,
+    words,
+)
+
+
+def test_two_foldings_of_case() -> None:
+    # Names meet however they are spelled; word lists keep their "ß".
+    assert words("Die STRAßE, bitte!") == ["die", "strasse", "bitte"]
+    assert lower_words("Schließe die Tür") == ["schließe", "die", "tür"]
+    assert lower_words("dim to 30%?", "%?") == ["dim", "to", "30%?"]
+
+
+def test_plurals_fold_but_short_words_stay() -> None:
+    assert folded_words("Kitchen Lights is on") == {"kitchen", "light", "is", "on"}
+
+
+def test_telling_words_keep_short_capitals() -> None:
+    assert telling_words("Living room TV of la casa") == {
+        "living",
+        "room",
+        "tv",
+        "casa",
+    }
+
+
+def test_within_finds_parts_of_words() -> None:
+    assert within({"light", "ceil"}, "Ceiling Lights")
+    assert not within({"lamp"}, "Ceiling Lights")
+
+
+def test_accents_and_apostrophes_fold_away() -> None:
+    assert accent_folded("Don’t, SÍ, Ça") == "dont, si, ca"
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "named"),
+    [
+        ("Unlock the Front Door now", ["front door"], True),
+        ("unlock the front doorbell", ["Front Door"], False),
+        (None, ["front door"], False),
+        ("anything", ["", "!!"], False),
+    ],
+)
+def test_mentions_whole_words(text: str | None, names: list[str], named: bool) -> None:
+    assert mentions(text, names) is named
+
+
+def test_any_of_matches_phrases_as_written() -> None:
+    pattern = re.compile(rf"^(?:{any_of(['that.s all', 'c++'])})$")
+    assert pattern.match("c++")
+    assert not pattern.match("that's all")
+
+
+def test_verbs_with_sharp_s_name_their_domain() -> None:
+    # Case-folding the request turned "ß" into "ss" while the verbs kept it.
+    assert verb_domains("Schließe das Garagentor", "de") == {"cover", "valve"}
