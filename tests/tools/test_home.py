@@ -7,6 +7,7 @@ areas on three floors, built in the real test instance.
 from __future__ import annotations
 
 from typing import Any
+from unittest.mock import patch
 
 from homeassistant.components.homeassistant.exposed_entities import (
     async_expose_entity,
@@ -20,7 +21,7 @@ from bench.home_prompt import FLOORS, async_measure, home_section, plan
 from custom_components.jarvis.engine.budget import TokenEstimator
 from custom_components.jarvis.tools.home import (
     HOME_HEADER,
-    compact_prompt,
+    HomeAPI,
     home_api,
     live_lookup,
 )
@@ -228,9 +229,18 @@ async def test_states_read_as_spoken(
     assert (await live("home"))["attributes"]["temperature"] == 12
 
 
-def test_a_reworded_home_assistant_prompt_is_kept_and_reported(
+async def test_a_reworded_home_assistant_prompt_is_kept_and_reported(
     hass: HomeAssistant, caplog: pytest.LogCaptureFixture
 ) -> None:
+    await async_measure(hass, 5)
     reworded = "You control a home.\nDevices:\n- names: Kitchen Light\n"
-    assert compact_prompt(hass, reworded, "conversation") == reworded
-    assert "has no 'Static Context" in caplog.text
+    api = home_api(hass, [llm.LLM_API_ASSIST])
+    assert isinstance(api, HomeAPI)
+    with patch(
+        "homeassistant.helpers.llm.AssistAPI._async_get_api_prompt",
+        return_value=reworded,
+    ):
+        instance = await api.async_get_api_instance(llm_context())
+        await api.async_get_api_instance(llm_context())
+    assert instance.api_prompt == reworded
+    assert caplog.text.count("has no 'Static Context") == 1

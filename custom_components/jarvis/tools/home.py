@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import partial
 from operator import attrgetter
 from typing import Any
 
@@ -31,10 +31,11 @@ from homeassistant.helpers import (
     llm,
 )
 from homeassistant.util import yaml as yaml_util
+from homeassistant.util.hass_dict import HassKey
 from homeassistant.util.json import JsonObjectType
 import voluptuous as vol
 
-from ..const import ASSISTANT, LOGGER
+from ..const import ASSISTANT, DOMAIN, LOGGER
 from ..engine.loop import LookUp
 from ..engine.router import asked_part
 from ..engine.text import folded_words, telling_words
@@ -50,6 +51,7 @@ HOME_HEADER = (
     "For their current states call GetLiveContext with a name, area or domain."
 )
 LIVE_CONTEXT = "GetLiveContext"
+_WARNED_PROMPT: HassKey[bool] = HassKey(f"{DOMAIN}_warned_prompt")
 # Devices looked up one by one before the model answers; more get every state.
 _MAX_LOOKUPS = 3
 # Exposed scripts are tools and calendars have their own tool, as in HA's list.
@@ -120,8 +122,17 @@ def home_overview(hass: HomeAssistant, assistant: str) -> str:
     return "\n".join(lines)
 
 
-@cache
-def _warn_unknown_prompt() -> None:
+def _check_assist_prompt(hass: HomeAssistant, prompt: str) -> None:
+    """Say once if HA's Assist prompt lists entities without the overview
+    Jarvis compacts: a Home Assistant that words it anew would otherwise
+    silently send small models the whole entity list."""
+    if (
+        HA_OVERVIEW in prompt
+        or llm.NO_ENTITIES_PROMPT in prompt
+        or hass.data.get(_WARNED_PROMPT)
+    ):
+        return
+    hass.data[_WARNED_PROMPT] = True
     LOGGER.warning(
         "Home Assistant's Assist prompt has no '%s' section; Jarvis sends it "
         "as it is (longer for small models). Please report this with your "
@@ -134,10 +145,6 @@ def compact_prompt(hass: HomeAssistant, prompt: str, assistant: str) -> str:
     """The prompt with Home Assistant's entity list swapped for the overview."""
     start = prompt.find(HA_OVERVIEW)
     if start == -1:
-        if prompt != llm.NO_ENTITIES_PROMPT:
-            # A Home Assistant that words it anew: say so, once, instead of
-            # silently sending small models the whole entity list.
-            _warn_unknown_prompt()
         return prompt
     lines = prompt[start:].split("\n")
     end = 1
@@ -308,6 +315,8 @@ class HomeAPI(llm.API):
     ) -> llm.APIInstance:
         """The selected APIs' instance, compacted."""
         instance = await llm.async_get_api(self.hass, self.api_ids, llm_context)
+        if llm.LLM_API_ASSIST in self.api_ids:
+            _check_assist_prompt(self.hass, instance.api_prompt)
         assistant = llm_context.assistant or ASSISTANT
         instance.api_prompt = compact_prompt(self.hass, instance.api_prompt, assistant)
         if (hub := self.hass.data.get(DATA_TOOLS)) is not None:
