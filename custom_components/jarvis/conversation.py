@@ -11,6 +11,7 @@ from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import MATCH_ALL
 from homeassistant.core import HomeAssistant, callback
+from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import intent, llm
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from homeassistant.util.json import JsonObjectType
@@ -27,14 +28,15 @@ from .const import (
 )
 from .engine.loop import ToolCallRecord, TurnResult
 from .engine.persona import persona_name, with_name
-from .engine.phrases import FINAL_REPLY
+from .engine.phrases import FINAL_REPLY, done
 from .engine.results import failed
 from .entity import JarvisLLMEntity
 from .safety.holds import run_calls
 from .tools.assist_guard import (
+    MatchedCommand,
     guard_assist_tools,
+    matched_command,
     matcher_slots,
-    sensitive_match,
     target_deeds,
 )
 from .tools.deeds import describe
@@ -105,13 +107,13 @@ class JarvisConversationEntity(
             user_input, chat_log, started
         ):
             return confirmed
-        guarded: list[RecognizeResult] = []
+        kept: list[tuple[RecognizeResult, MatchedCommand]] = []
         if self.prefers_local and (
             local := await conversation.async_handle_intents(
                 self.hass,
                 user_input,
                 chat_log,
-                intent_filter=partial(_needs_llm, self.hass, guarded),
+                intent_filter=partial(_needs_llm, self.hass, kept),
             )
         ):
             # Kept in the chat log, so a follow-up that needs the LLM sees it.
@@ -129,10 +131,10 @@ class JarvisConversationEntity(
                 conversation_id=chat_log.conversation_id,
                 continue_conversation=chat_log.continue_conversation,
             )
-        if guarded and (
-            held := self._async_hold_match(user_input, chat_log, guarded[0], started)
+        if kept and (
+            mine := await self._async_run_match(user_input, chat_log, *kept[0], started)
         ):
-            return held
+            return mine
         prompt: str | None = self.subentry.data.get(CONF_PROMPT)
         if prompt is not None:
             # The persona answers to the name the user woke it with.
@@ -162,33 +164,41 @@ class JarvisConversationEntity(
         )
         return conversation.async_get_result_from_chat_log(user_input, chat_log)
 
-    @callback
-    def _async_hold_match(
+    async def _async_run_match(
         self,
         user_input: conversation.ConversationInput,
         chat_log: conversation.ChatLog,
         match: RecognizeResult,
+        command: MatchedCommand,
         started: float,
     ) -> conversation.ConversationResult | None:
-        """Hold what HA's matcher resolved for a sensitive command and ask,
-        with no LLM call: after the yes exactly those calls run."""
-        if (hub := self.hass.data.get(DATA_TOOLS)) is None or not (
-            targets := sensitive_match(self.hass, match)
-        ):
+        """What HA's matcher resolved but must not or cannot run itself, with
+        no LLM call: a sensitive command is held and asked about (after the
+        yes exactly those calls run); one HA would refuse for a shared name
+        runs on the targets its sentence names, and Jarvis says what it did."""
+        if (hub := self.hass.data.get(DATA_TOOLS)) is None or not command.targets:
             return None
-        llm_context = user_input.as_llm_context(DOMAIN)
-        calls = [target.call for target in targets]
-        acts = target_deeds(self.hass, targets, matcher_slots(match))
+        calls = [target.call for target in command.targets]
+        acts = target_deeds(self.hass, command.targets, matcher_slots(match))
 
         async def run() -> JsonObjectType:
             return await run_calls(self.hass, calls, user_input.context)
 
+        if not command.sensitive:
+            try:
+                await run()
+            except HomeAssistantError:
+                return None  # the model may still find a way
+            reply = done(acts, user_input.language)
+            return self._async_reply(
+                user_input, chat_log, TurnResult(text=reply), started
+            )
         held = hub.safety.hold(
-            llm_context,
+            user_input.as_llm_context(DOMAIN),
             describe(acts, calls),
             run,
             calls=calls,
-            touched=[target.state.entity_id for target in targets],
+            touched=[target.state.entity_id for target in command.targets],
             deeds=acts,
         )
         question = str(held[FINAL_REPLY])
@@ -281,13 +291,19 @@ _LEFT_TO_THE_MODEL = frozenset({"HassMediaSearchAndPlay", "HassRespond"})
 
 @callback
 def _needs_llm(
-    hass: HomeAssistant, guarded: list[RecognizeResult], result: RecognizeResult
+    hass: HomeAssistant,
+    kept: list[tuple[RecognizeResult, MatchedCommand]],
+    result: RecognizeResult,
 ) -> bool:
-    """Matches better left to the model, and actions that must wait for the
-    user's yes (HA would run them at once: they are kept in `guarded`)."""
+    """Matches better left to the model, and those Jarvis runs itself (kept
+    in `kept`): actions that must wait for the user's yes (HA would run them
+    at once) and commands on a name a device's entities share (HA would
+    refuse them)."""
     if result.intent.name in _LEFT_TO_THE_MODEL:
         return True
-    if sensitive_match(hass, result):
-        guarded.append(result)
+    command = matched_command(hass, result)
+    one_kind = len({target.state.domain for target in command.targets}) == 1
+    if command.sensitive or (command.shared and one_kind):
+        kept.append((result, command))
         return True
     return False

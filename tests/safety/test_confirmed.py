@@ -337,3 +337,37 @@ async def test_the_models_call_on_a_shared_name_runs_exactly_after_the_yes(
     # The lock's own state sensor follows it; nothing else of the device moves.
     assert moved - {SMART_LOCK_SENSOR} == {opens}
     assert len(scripted_llm.chat_requests) == 1
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "reply"),
+    [
+        ("en", "close Garage Door Opener", "Done, I closed Garage Door Opener."),
+        ("es", "cierra Garage Door Opener", "Hecho, he cerrado Garage Door Opener."),
+    ],
+)
+@pytest.mark.usefixtures("house")
+async def test_a_plain_command_on_a_shared_name_runs_without_the_model(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    language: str,
+    text: str,
+    reply: str,
+) -> None:
+    """HA's matcher understands it but would refuse the name the opener's
+    cover, light and sensors share; the sentence names the cover, so Jarvis
+    closes it itself, with no question (closing is not sensitive) and no LLM."""
+    agent = await _agent(hass, scripted_llm, fast=True)
+    hass.config.language = language
+    await hass.services.async_call(
+        "cover", "open_cover", {"entity_id": OPENER}, blocking=True
+    )
+    before = _house_states(hass)
+
+    response = await ask(hass, agent, text, language=language)
+
+    assert speech(response) == reply
+    moved = {e for e, state in _house_states(hass).items() if state != before[e]}
+    assert moved == {OPENER}
+    assert hass.states.get(OPENER).state == "closed"
+    assert scripted_llm.chat_requests == []

@@ -188,29 +188,39 @@ def matcher_slots(result: RecognizeResult) -> Slots:
     }
 
 
+@dataclass(frozen=True, slots=True)
+class MatchedCommand:
+    """What HA's matcher understood a command to do: the targets with their
+    calls, whether any needs a yes, and whether HA would refuse it for a
+    name several entities share (so only Jarvis's calls can run it)."""
+
+    targets: list[Target]
+    sensitive: bool
+    shared: bool
+
+
 @callback
-def sensitive_match(hass: HomeAssistant, result: RecognizeResult) -> list[Target]:
-    """What HA's matcher would run, if any of it needs the user's yes first.
+def matched_command(hass: HomeAssistant, result: RecognizeResult) -> MatchedCommand:
+    """What HA's matcher would run for a recognized command.
 
     A name several entities share is narrowed to the domain the matched
     sentence requires ("open <name>" is said of covers: the Garage Door
     Opener's cover, not its light); whether to ask is judged on them all.
     """
-    targets = intent_targets(
+    reach = intent_targets(
         hass,
         result.intent.name,
         matcher_slots(result),
         assistant=CONVERSATION_DOMAIN,
         language=hass.config.language,
-    ).targets
-    calls = [target.call for target in targets]
-    if not assess(hass, calls, _guarded_kinds(hass)).sensitive:
-        return []
-    required = result.intent_data.requires_context.get("domain")
-    if not required:
-        return targets
-    domains = {required} if isinstance(required, str) else set(required)
-    return [t for t in targets if t.state.domain in domains] or targets
+    )
+    calls = [target.call for target in reach.targets]
+    sensitive = bool(assess(hass, calls, _guarded_kinds(hass)).sensitive)
+    targets = reach.targets
+    if required := result.intent_data.requires_context.get("domain"):
+        domains = {required} if isinstance(required, str) else set(required)
+        targets = [t for t in targets if t.state.domain in domains] or targets
+    return MatchedCommand(targets, sensitive, reach.shared)
 
 
 class GuardedIntentTool(WrappingTool):
