@@ -730,13 +730,13 @@ async def speech_entities(
         ) from err
 
 
-def pipeline_settings(agent: str, speech: SpeechEntities | None) -> dict[str, Any]:
-    """The Jarvis pipeline's fields; without speech entities it is text only."""
-    settings: dict[str, Any] = {
-        "name": PIPELINE_NAME,
-        "language": "en",
+def text_pipeline(name: str, language: str, agent: str) -> dict[str, Any]:
+    """An Assist pipeline's fields for text only, answered by `agent`."""
+    return {
+        "name": name,
+        "language": language,
         "conversation_engine": agent,
-        "conversation_language": "en",
+        "conversation_language": language,
         "stt_engine": None,
         "stt_language": None,
         "tts_engine": None,
@@ -745,6 +745,11 @@ def pipeline_settings(agent: str, speech: SpeechEntities | None) -> dict[str, An
         "wake_word_entity": None,
         "wake_word_id": None,
     }
+
+
+def pipeline_settings(agent: str, speech: SpeechEntities | None) -> dict[str, Any]:
+    """The Jarvis pipeline's fields; without speech entities it is text only."""
+    settings = text_pipeline(PIPELINE_NAME, "en", agent)
     if speech is not None:
         settings |= {
             "stt_engine": speech.stt,

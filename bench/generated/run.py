@@ -40,6 +40,7 @@ from bench.scenarios.home import async_add_satellite
 from bench.scenarios.model import reply_misses, state_problems
 from bench.scenarios.proxy import LLMCall
 from bench.scenarios.runner import CONFIGS, LLMEndpoint, agent_data, home_assistant
+from scripts.run import text_pipeline
 from tests.common import async_add_jarvis_agent
 
 from . import entities as real, home as gen
@@ -226,20 +227,7 @@ async def _ha_pipeline(
     assert agent_id is not None
     assert await async_setup_component(hass, "assist_pipeline", {})
     pipeline = await hass.data[KEY_ASSIST_PIPELINE].pipeline_store.async_create_item(
-        {
-            "name": "Ollama",
-            "language": language,
-            "conversation_engine": agent_id,
-            "conversation_language": language,
-            "prefer_local_intents": True,
-            "stt_engine": None,
-            "stt_language": None,
-            "tts_engine": None,
-            "tts_language": None,
-            "tts_voice": None,
-            "wake_word_entity": None,
-            "wake_word_id": None,
-        }
+        text_pipeline("Ollama", language, agent_id) | {"prefer_local_intents": True}
     )
 
     async def say(text: str, conversation_id: str | None) -> tuple[str, str | None]:
