@@ -83,15 +83,13 @@ def sensitive_verb(effect: Effect) -> str | None:
         if effect.state is None and domain == "cover":
             position = effect.data.get("current_position")
             return None if position in (None, 0, "0") else "move"
-        if effect.state is None or effect.state in SAFE_STATES.get(
-            domain, {effect.state}
-        ):
+        # Only guarded domains have safe states; the others never need a yes.
+        if domain not in SAFE_STATES or effect.state in (None, *SAFE_STATES[domain]):
             return None
         return {"lock": "unlock", "alarm_control_panel": "disarm"}.get(domain, "open")
     verb = SENSITIVE_SERVICES.get((domain, effect.service))
-    if verb in ("move",) and effect.data.get(
-        "position", effect.data.get("tilt_position")
-    ) in (0, "0"):
+    target = effect.data.get("position", effect.data.get("tilt_position"))
+    if verb == "move" and target in (0, "0"):
         return None  # moving to 0 closes
     return verb
 
