@@ -104,6 +104,9 @@ class RecordingProxy(LocalServer):
         self.dump = dump
         self.seed = seed
         self.calls: list[LLMCall] = []
+        # Jarvis's one-token requests that fill the prompt cache (at start and
+        # after the home changes): not a scenario's calls.
+        self.warm_ups: list[LLMCall] = []
 
     async def start(self) -> None:
         # No total timeout: the caller (Jarvis) decides when a call took too long.
@@ -123,7 +126,8 @@ class RecordingProxy(LocalServer):
         call: LLMCall | None = None
         if request.method == "POST" and request.path.endswith("/chat/completions"):
             call = LLMCall(json.loads(body))
-            self.calls.append(call)
+            is_warm_up = call.request.get("max_tokens") == 1
+            (self.warm_ups if is_warm_up else self.calls).append(call)
             if self.seed is not None and "seed" not in call.request:
                 call.request["seed"] = self.seed
                 body = json.dumps(call.request).encode()

@@ -35,6 +35,9 @@ class Summary:
     completion_tokens_mean: float
     cached_token_share: float | None  # of prompt tokens, from llama.cpp
     prefix_reuse: float | None  # mean, over consecutive requests of a scenario
+    # Median prompt tokens the server evaluated per LLM call, the run's first
+    # call (its cold cache) left out.
+    evaluated_per_call: float | None
     wall_median: float
     wall_p90: float
     small_talk_tool_calls: int
@@ -56,6 +59,7 @@ def _summary(model: str, config: str, group: list[ScenarioOutcome]) -> Summary:
     prompt = sum(t.prompt_tokens for o in group for t in o.turns)
     cached = sum(t.cached_tokens for o in group for t in o.turns)
     reuse = [r for o in group for t in o.turns for r in t.prefix_reuse]
+    evaluated = [n for o in group for t in o.turns for n in t.evaluated_tokens][1:]
     device = [o for o in group if o.category == "device"]
     return Summary(
         model=model,
@@ -75,6 +79,7 @@ def _summary(model: str, config: str, group: list[ScenarioOutcome]) -> Summary:
         / len(group),
         cached_token_share=cached / prompt if prompt else None,
         prefix_reuse=statistics.fmean(reuse) if reuse else None,
+        evaluated_per_call=statistics.median(evaluated) if evaluated else None,
         wall_median=statistics.median(walls),
         wall_p90=_p90(walls),
         small_talk_tool_calls=sum(
@@ -115,8 +120,9 @@ def table(summaries: Sequence[Summary]) -> str:
     rows = [
         "| model | config | scenarios | success | LLM calls/scenario (median, mean) "
         "| prompt tok/scenario | completion tok/scenario | llama.cpp cached prompt "
-        "| prefix reuse | wall s/scenario (median, p90) | small-talk tool calls | errors |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| prefix reuse | evaluated tok/call (median) "
+        "| wall s/scenario (median, p90) | small-talk tool calls | errors |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     rows += [
         f"| {s.model} | {s.config} | {s.scenarios} | {s.success:.0f}% "
@@ -124,6 +130,7 @@ def table(summaries: Sequence[Summary]) -> str:
         f"| {s.prompt_tokens_mean:.0f} | {s.completion_tokens_mean:.0f} "
         f"| {_fmt(s.cached_token_share and 100 * s.cached_token_share, '.0f', '%')} "
         f"| {_fmt(s.prefix_reuse and 100 * s.prefix_reuse, '.0f', '%')} "
+        f"| {_fmt(s.evaluated_per_call, '.0f')} "
         f"| {s.wall_median:.1f}, {s.wall_p90:.1f} | {s.small_talk_tool_calls} "
         f"| {s.errors} |"
         for s in summaries

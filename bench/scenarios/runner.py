@@ -70,6 +70,8 @@ class TurnOutcome:
     # Per LLM call after the scenario's first: the share of the request that
     # repeats the previous request's start (what a prompt cache can reuse).
     prefix_reuse: list[float] = field(default_factory=list)
+    # Per LLM call: prompt tokens the server evaluated (not from its cache).
+    evaluated_tokens: list[int] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -193,6 +195,7 @@ async def _play(
             completion_tokens=sum(c.completion_tokens for c in made),
             cached_tokens=sum(c.cached_tokens or 0 for c in made),
             tool_calls=tool_calls,
+            evaluated_tokens=[c.prompt_tokens - (c.cached_tokens or 0) for c in made],
         )
         for call in made:
             if previous is not None:
