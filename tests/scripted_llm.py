@@ -86,7 +86,15 @@ class ScriptedLLMServer:
 
     @property
     def chat_requests(self) -> list[dict[str, Any]]:
-        """The recorded requests to either chat endpoint."""
+        """The recorded requests to either chat endpoint, warm-ups left out."""
+        return [r for r in self._chats() if not _is_warm_up(r["json"])]
+
+    @property
+    def warm_ups(self) -> list[dict[str, Any]]:
+        """The agents' one-token requests that fill the server's prompt cache."""
+        return [r for r in self._chats() if _is_warm_up(r["json"])]
+
+    def _chats(self) -> list[dict[str, Any]]:
         return [
             r
             for r in self.requests
@@ -154,7 +162,10 @@ class ScriptedLLMServer:
             return web.json_response({"error": "unauthorized"}, status=401)
         return await handler(request)
 
-    def _next_reply(self) -> Reply:
+    def _next_reply(self, body: dict[str, Any]) -> Reply:
+        # Warm-ups come whenever the home changes: they take no scripted reply.
+        if _is_warm_up(body):
+            return Reply(content=".")
         return self._queue.popleft() if self._queue else Reply(content="(no script)")
 
     async def _stream(
@@ -237,7 +248,7 @@ class ScriptedLLMServer:
     async def _ollama_chat(self, request: web.Request) -> web.StreamResponse:
         body: dict[str, Any] = await request.json()
         model = body.get("model", "")
-        reply = self._next_reply()
+        reply = self._next_reply(body)
         await self._delay(reply.delay)
         if reply.reject_tools and body.get("tools"):
             return web.json_response(
@@ -309,7 +320,7 @@ class ScriptedLLMServer:
     async def _openai_chat(self, request: web.Request) -> web.StreamResponse:
         body: dict[str, Any] = await request.json()
         model = body.get("model", "")
-        reply = self._next_reply()
+        reply = self._next_reply(body)
         await self._delay(reply.delay)
         if reply.reject_tools and body.get("tools"):
             return _openai_error(
@@ -438,3 +449,11 @@ async def scripted_llm(socket_enabled: None) -> AsyncIterator[ScriptedLLMServer]
         yield server
     finally:
         await server.stop()
+
+
+def _is_warm_up(body: dict[str, Any] | None) -> bool:
+    """A request for one token, as Jarvis's warm-up sends (OpenAI, Ollama)."""
+    if not body:
+        return False
+    options = body.get("options") or {}
+    return 1 in (body.get("max_tokens"), options.get("num_predict"))

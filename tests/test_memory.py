@@ -157,5 +157,5 @@ async def test_remember_by_voice_then_ask(
     scripted_llm.script(Reply(content="Her name is Anna."))
     second = await process(hass, agent, "what's my wife's name?")
     assert speech(second) == "Her name is Anna."
-    system = scripted_llm.chat_requests[0]["json"]["messages"][0]["content"]
-    assert "my wife's name is Anna" in system
+    request = scripted_llm.chat_requests[0]["json"]["messages"][-1]["content"]
+    assert "my wife's name is Anna" in request

@@ -4,16 +4,27 @@ from __future__ import annotations
 
 from functools import partial
 import time
-from typing import Literal
+from typing import Any, Literal
 
 from hassil.recognize import RecognizeResult
 from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import (
+    async_listen_entity_updates,
+)
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import MATCH_ALL
-from homeassistant.core import HomeAssistant, callback
+from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers import intent, llm
+from homeassistant.helpers import (
+    area_registry as ar,
+    entity_registry as er,
+    floor_registry as fr,
+    intent,
+    llm,
+)
+from homeassistant.helpers.debounce import Debouncer
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
+from homeassistant.helpers.start import async_at_started
 from homeassistant.util.json import JsonObjectType
 
 from . import JarvisConfigEntry
@@ -23,6 +34,7 @@ from .const import (
     CONF_PROMPT,
     CONF_TARGET_REPAIR,
     DOMAIN,
+    LOGGER,
     SUBENTRY_CONVERSATION,
     TOOL_CONFIRM_ACTION,
 )
@@ -46,6 +58,8 @@ from .wake_word import async_wake_phrase
 
 # Agents answer concurrently; the LLM server queues what it cannot run at once.
 PARALLEL_UPDATES = 0
+# Seconds the home must stay unchanged before the prompt cache is warmed again.
+WARM_UP_COOLDOWN = 30.0
 
 
 async def async_setup_entry(
@@ -77,6 +91,53 @@ class JarvisConversationEntity(
             self._attr_supported_features = (
                 conversation.ConversationEntityFeature.CONTROL
             )
+
+    async def async_added_to_hass(self) -> None:
+        """Warm the LLM server's prompt cache once Home Assistant has started,
+        and again after the home changes (its devices, areas, floors, what is
+        exposed), so that the first command is fast too."""
+        await super().async_added_to_hass()
+        if not self.llm_apis:
+            return
+        debouncer = Debouncer(
+            self.hass,
+            LOGGER,
+            cooldown=WARM_UP_COOLDOWN,
+            immediate=False,
+            function=self._async_warm_up,
+            background=True,
+        )
+        self.async_on_remove(debouncer.async_shutdown)
+
+        @callback
+        def home_changed(_event: Event[Any] | None = None) -> None:
+            debouncer.async_schedule_call()
+
+        for event in (
+            er.EVENT_ENTITY_REGISTRY_UPDATED,
+            ar.EVENT_AREA_REGISTRY_UPDATED,
+            fr.EVENT_FLOOR_REGISTRY_UPDATED,
+        ):
+            self.async_on_remove(self.hass.bus.async_listen(event, home_changed))
+        self.async_on_remove(
+            async_listen_entity_updates(self.hass, ASSISTANT, home_changed)
+        )
+        self.async_on_remove(async_at_started(self.hass, self._async_started))
+
+    async def _async_started(self, _hass: HomeAssistant) -> None:
+        self.hass.async_create_background_task(
+            self._async_warm_up(), f"{self.entity_id} warm-up"
+        )
+
+    async def _async_warm_up(self) -> None:
+        await self.async_warm_up(self._prompt(None))
+
+    def _prompt(self, wake_phrase: str | None) -> str | None:
+        """The agent's instructions, answering to the name it was woken with."""
+        prompt: str | None = self.subentry.data.get(CONF_PROMPT)
+        if prompt is None:
+            return None
+        return with_name(prompt, persona_name(wake_phrase))
 
     @property
     def supported_languages(self) -> list[str] | Literal["*"]:
@@ -135,16 +196,11 @@ class JarvisConversationEntity(
             mine := await self._async_run_match(user_input, chat_log, *kept[0], started)
         ):
             return mine
-        prompt: str | None = self.subentry.data.get(CONF_PROMPT)
-        if prompt is not None:
-            # The persona answers to the name the user woke it with.
-            name = persona_name(async_wake_phrase(self.hass, user_input))
-            prompt = with_name(prompt, name)
         try:
             await chat_log.async_provide_llm_data(
                 user_input.as_llm_context(DOMAIN),
                 home_api(self.hass, self.llm_apis),
-                prompt,
+                self._prompt(async_wake_phrase(self.hass, user_input)),
                 user_input.extra_system_prompt,
             )
         except conversation.ConverseError as err:

@@ -10,12 +10,15 @@ from typing import Any
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import device_registry as dr, llm
 from homeassistant.helpers.entity import Entity
+from homeassistant.util import dt as dt_util
 from voluptuous_openapi import convert
 
 from . import JarvisConfigEntry
 from .const import (
+    ASSISTANT,
     CONF_BACKEND,
     CONF_KEEP_ALIVE,
     CONF_MAX_TOKENS,
@@ -36,9 +39,10 @@ from .const import (
     DEFAULT_TURN_DEADLINE,
     DOMAIN,
     ENGINE_FEATURE_DEFAULTS,
+    LOGGER,
 )
 from .engine.cache import ConversationCaches
-from .engine.llm.base import Sampling
+from .engine.llm.base import LLMError, Sampling
 from .engine.loop import (
     Delta,
     LookUp,
@@ -52,6 +56,7 @@ from .engine.loop import (
 from .engine.types import JsonObject, Message, ToolCall, ToolSpec
 from .memory import HOUSEHOLD, async_get_memory
 from .tools.builtin import model_names
+from .tools.home import device_context, home_api
 
 
 class ToolNames:
@@ -85,7 +90,7 @@ def tool_specs(api: llm.APIInstance | None, names: ToolNames) -> list[ToolSpec]:
     """Home Assistant's LLM tools as engine tool specs."""
     if api is None:
         return []
-    return [
+    specs = [
         ToolSpec(
             name=names.short(tool.name),
             description=tool.description or "",
@@ -95,6 +100,37 @@ def tool_specs(api: llm.APIInstance | None, names: ToolNames) -> list[ToolSpec]:
         )
         for tool in api.tools
     ]
+    # In one order whatever order integrations registered their intents in
+    # after a restart: the tools are part of the prompt's cached prefix.
+    return sorted(specs, key=lambda spec: spec.name)
+
+
+def split_prompt(
+    hass: HomeAssistant, chat_log: conversation.ChatLog, system_prompt: str
+) -> tuple[str, list[str]]:
+    """The system prompt's part that stays the same from turn to turn, and
+    what this turn adds: the satellite's area and timers, the time, and an
+    automation's extra prompt.
+
+    Home Assistant appends its date and time line and the extra prompt after
+    the API's prompt, which Jarvis composes itself (`tools.home`).
+    """
+    api = chat_log.llm_api
+    context = device_context(hass, api.llm_context) if api is not None else []
+    now = dt_util.now()
+    context.append(f"It is {now:%H:%M} on {now:%A, %d %B %Y}.")
+    if extra := chat_log.extra_system_prompt:
+        context.append(extra)
+    stable = system_prompt
+    if (
+        api is not None
+        and api.api_prompt
+        and ((cut := system_prompt.find(api.api_prompt)) >= 0)
+    ):
+        stable = system_prompt[: cut + len(api.api_prompt)]
+    elif extra:
+        stable = system_prompt.removesuffix(extra).rstrip("\n")
+    return stable, context
 
 
 def history_from_chat_log(
@@ -261,6 +297,50 @@ class JarvisLLMEntity(Entity):
             turn_deadline=float(data.get(CONF_TURN_DEADLINE, DEFAULT_TURN_DEADLINE)),
         )
 
+    async def async_warm_up(self, prompt: str | None) -> None:
+        """Have the LLM server read this agent's prompt prefix now, as a
+        conversation without a satellite starts it (see `ReplyLoop.warm_up`).
+
+        A chat log of its own, never stored, gives Home Assistant's system
+        prompt exactly as a conversation gets it.
+        """
+        chat_log = conversation.ChatLog(self.hass, f"{DOMAIN}-warm-up")
+        llm_context = llm.LLMContext(
+            platform=DOMAIN,
+            context=Context(),
+            language=self.hass.config.language,
+            assistant=ASSISTANT,
+            device_id=None,
+        )
+        try:
+            await chat_log.async_provide_llm_data(
+                llm_context, home_api(self.hass, self.llm_apis), prompt, None
+            )
+        except conversation.ConverseError:
+            return  # a turn reports it to the user
+        names = ToolNames(chat_log.llm_api)
+        system_prompt, _ = history_from_chat_log(chat_log, names)
+        system_prompt, context = split_prompt(self.hass, chat_log, system_prompt)
+        runtime = self.entry.runtime_data
+        memory = async_get_memory(self.hass) if self.feature(CONF_MEMORY) else None
+        loop = ReplyLoop(
+            runtime.client,
+            self.loop_settings(),
+            runtime.protocols,
+            memory,
+            runtime.tokens,
+        )
+        try:
+            usage = await loop.warm_up(
+                system_prompt=system_prompt,
+                tools=tool_specs(chat_log.llm_api, names),
+                context=context,
+            )
+        except LLMError as err:
+            LOGGER.debug("Warm-up of %s failed: %s", self.entity_id, err)
+            return
+        LOGGER.debug("Warm-up of %s: %s", self.entity_id, usage)
+
     async def _async_handle_chat_log(
         self,
         chat_log: conversation.ChatLog,
@@ -272,6 +352,7 @@ class JarvisLLMEntity(Entity):
         runtime = self.entry.runtime_data
         names = ToolNames(chat_log.llm_api)
         system_prompt, history = history_from_chat_log(chat_log, names)
+        system_prompt, context = split_prompt(self.hass, chat_log, system_prompt)
         memory = async_get_memory(self.hass) if self.feature(CONF_MEMORY) else None
         loop = ReplyLoop(
             runtime.client,
@@ -289,6 +370,7 @@ class JarvisLLMEntity(Entity):
             language=language,
             user=user or HOUSEHOLD,
             look_first=look_first,
+            context=context,
         )
         runtime.telemetry.async_record_loop(self.subentry, chat_log, result)
         return result

@@ -163,8 +163,11 @@ async def test_memory_recall_is_cached_until_memory_changes(
         if len(hits) == 2:
             await memory.remember("u1", "my wife's name is Anne now")
     assert hits == [[], ["memory"], []]
-    system = scripted_llm.chat_requests[-1]["json"]["messages"][0]["content"]
-    assert "- my wife's name is Anne now" in system
+    system, *messages = scripted_llm.chat_requests[-1]["json"]["messages"]
+    # Recalled facts go with the request: the system prompt stays as it was.
+    assert system["content"] == "You are Jarvis."
+    request = [m for m in messages if m["role"] == "user"][-1]["content"]
+    assert "- my wife's name is Anne now" in request
 
 
 def test_each_conversation_has_its_own_cache_until_it_goes_idle() -> None:

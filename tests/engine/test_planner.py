@@ -88,7 +88,8 @@ async def test_multi_step_plan_is_shown_and_nudged(
     ]
     assert result.tool_reasons["GetLiveContext"] == "plan"
     loop_request = scripted_llm.chat_requests[1]["json"]["messages"]
-    assert "## Action plan" in loop_request[0]["content"]
+    assert "## Action plan" not in loop_request[0]["content"]
+    assert "## Action plan" in loop_request[-1]["content"]
     after_first = scripted_llm.chat_requests[2]["json"]["messages"][-1]["content"]
     assert after_first == "Next step of the plan: GetLiveContext (temperature)"
 

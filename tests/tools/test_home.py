@@ -20,6 +20,7 @@ import pytest
 from bench.home_prompt import FLOORS, async_measure, home_section, plan
 from custom_components.jarvis.engine.budget import TokenEstimator
 from custom_components.jarvis.tools.home import (
+    ASSIST_GUIDE,
     HOME_HEADER,
     HomeAPI,
     home_api,
@@ -79,17 +80,13 @@ async def test_aliases_are_listed(hass: HomeAssistant) -> None:
     kitchen = areas.async_get_area_by_name("Kitchen")
     assert kitchen is not None
     areas.async_update(kitchen.id, aliases={"Cookhouse"})
-    api = await llm.async_get_api(hass, [llm.LLM_API_ASSIST], llm_context())
     instance = await home_api(hass, [llm.LLM_API_ASSIST]).async_get_api_instance(
         llm_context()
     )
     section = home_section(instance.api_prompt, HOME_HEADER)
     assert "- Kitchen/Cookhouse: Kitchen Ceiling Light/Big Light, " in section
-    # The rest of HA's Assist prompt is kept as it was.
-    assert (
-        instance.api_prompt.split("Static Context:")[0]
-        == api.api_prompt.split("Static Context:")[0]
-    )
+    # Jarvis's words for the rest of HA's Assist prompt.
+    assert instance.api_prompt.startswith(ASSIST_GUIDE)
 
 
 async def test_no_exposed_devices_keeps_home_assistants_prompt(
@@ -229,8 +226,8 @@ async def test_states_read_as_spoken(
     assert (await live("home"))["attributes"]["temperature"] == 12
 
 
-async def test_a_reworded_home_assistant_prompt_is_kept_and_reported(
-    hass: HomeAssistant, caplog: pytest.LogCaptureFixture
+async def test_home_assistants_assist_prompt_is_replaced_whatever_its_words(
+    hass: HomeAssistant,
 ) -> None:
     await async_measure(hass, 5)
     reworded = "You control a home.\nDevices:\n- names: Kitchen Light\n"
@@ -241,6 +238,5 @@ async def test_a_reworded_home_assistant_prompt_is_kept_and_reported(
         return_value=reworded,
     ):
         instance = await api.async_get_api_instance(llm_context())
-        await api.async_get_api_instance(llm_context())
-    assert instance.api_prompt == reworded
-    assert caplog.text.count("has no 'Static Context") == 1
+    assert "You control a home." not in instance.api_prompt
+    assert instance.api_prompt.startswith(f"{ASSIST_GUIDE}\n{HOME_HEADER}")

@@ -8,6 +8,12 @@ device is; domain labels would add a fifth): 940 tokens for the same home
 (bench/home_prompt.py). States come from `GetLiveContext`, which Jarvis lets
 filter by name, area, floor or domain: Home Assistant 2026.2's lists every
 state at once.
+
+Jarvis words the rest of the Assist prompt itself, too: Home Assistant's
+mixes lines about the satellite (its area, timers) into it, which would make
+every satellite's prompt different; they go with the request instead
+(`device_context`), and the system prompt stays the same for the server's
+prompt cache.
 """
 
 from __future__ import annotations
@@ -21,21 +27,22 @@ from typing import Any
 from homeassistant.components.homeassistant.exposed_entities import (
     async_should_expose,
 )
+from homeassistant.components.intent import async_device_supports_timers
 from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import (
     area_registry as ar,
     config_validation as cv,
+    device_registry as dr,
     entity_registry as er,
     floor_registry as fr,
     intent,
     llm,
 )
 from homeassistant.util import yaml as yaml_util
-from homeassistant.util.hass_dict import HassKey
 from homeassistant.util.json import JsonObjectType
 import voluptuous as vol
 
-from ..const import ASSISTANT, DOMAIN, LOGGER
+from ..const import ASSISTANT
 from ..engine.loop import LookUp
 from ..engine.router import asked_part
 from ..engine.text import folded_words, telling_words
@@ -43,15 +50,20 @@ from .builtin import JarvisTool, replace_tools
 from .hub import DATA_TOOLS, JarvisTools
 from .services import ToolError, entity_area
 
-# Where Home Assistant's overview starts; its YAML items follow ("- " lines
-# and their indented continuations).
-HA_OVERVIEW = "Static Context: An overview of the areas and the devices"
+# Home Assistant's Assist prompt, in Jarvis's words and without what
+# differs per satellite (its area, timers: `device_context`).
+ASSIST_GUIDE = (
+    "Control the home only by calling the intent tools. To lock a lock, call "
+    "HassTurnOn; to unlock it, HassTurnOff. Name a device by its name and "
+    "domain, an area by its name and domain. When the user asks for every "
+    "device of a kind and says no area, ask which area, unless there is only "
+    "one such device."
+)
 HOME_HEADER = (
     "Static Context: the devices of this home by floor and area, names only. "
     "For their current states call GetLiveContext with a name, area or domain."
 )
 LIVE_CONTEXT = "GetLiveContext"
-_WARNED_PROMPT: HassKey[bool] = HassKey(f"{DOMAIN}_warned_prompt")
 # Devices looked up one by one before the model answers; more get every state.
 _MAX_LOOKUPS = 3
 # Exposed scripts are tools and calendars have their own tool, as in HA's list.
@@ -122,36 +134,44 @@ def home_overview(hass: HomeAssistant, assistant: str) -> str:
     return "\n".join(lines)
 
 
-def _check_assist_prompt(hass: HomeAssistant, prompt: str) -> None:
-    """Say once if HA's Assist prompt lists entities without the overview
-    Jarvis compacts: a Home Assistant that words it anew would otherwise
-    silently send small models the whole entity list."""
-    if (
-        HA_OVERVIEW in prompt
-        or llm.NO_ENTITIES_PROMPT in prompt
-        or hass.data.get(_WARNED_PROMPT)
+def assist_prompt(hass: HomeAssistant, assistant: str) -> str:
+    """What the system prompt says of the home: the same in every
+    conversation and for every satellite, until the home changes."""
+    if not any(
+        async_should_expose(hass, assistant, state.entity_id)
+        for state in hass.states.async_all()
     ):
-        return
-    hass.data[_WARNED_PROMPT] = True
-    LOGGER.warning(
-        "Home Assistant's Assist prompt has no '%s' section; Jarvis sends it "
-        "as it is (longer for small models). Please report this with your "
-        "Home Assistant version",
-        HA_OVERVIEW,
+        return llm.NO_ENTITIES_PROMPT
+    return f"{ASSIST_GUIDE}\n{home_overview(hass, assistant)}"
+
+
+def device_context(hass: HomeAssistant, llm_context: llm.LLMContext) -> list[str]:
+    """What the system prompt of Home Assistant says of the satellite a
+    request came from, for the end of the request instead: it differs from
+    one satellite to the next."""
+    lines = []
+    device = (
+        dr.async_get(hass).async_get(llm_context.device_id)
+        if llm_context.device_id
+        else None
     )
-
-
-def compact_prompt(hass: HomeAssistant, prompt: str, assistant: str) -> str:
-    """The prompt with Home Assistant's entity list swapped for the overview."""
-    start = prompt.find(HA_OVERVIEW)
-    if start == -1:
-        return prompt
-    lines = prompt[start:].split("\n")
-    end = 1
-    while end < len(lines) and lines[end].startswith(("- ", "  ")):
-        end += 1
-    rest = "\n".join(lines[end:])
-    return f"{prompt[:start]}{home_overview(hass, assistant)}\n{rest}"
+    area = (
+        ar.async_get(hass).async_get_area(device.area_id)
+        if device and device.area_id
+        else None
+    )
+    if area is not None:
+        floor = (
+            fr.async_get(hass).async_get_floor(area.floor_id) if area.floor_id else None
+        )
+        where = f"{area.name} (floor {floor.name})" if floor else area.name
+        lines.append(
+            f"The user is in area {where}: a command that names no area, "
+            "like 'turn on the lights', is for this area."
+        )
+    if device is None or not async_device_supports_timers(hass, device.id):
+        lines.append("This device cannot start timers.")
+    return lines
 
 
 def _spoken_state(hass: HomeAssistant, state: State) -> str:
@@ -316,9 +336,16 @@ class HomeAPI(llm.API):
         """The selected APIs' instance, compacted."""
         instance = await llm.async_get_api(self.hass, self.api_ids, llm_context)
         if llm.LLM_API_ASSIST in self.api_ids:
-            _check_assist_prompt(self.hass, instance.api_prompt)
-        assistant = llm_context.assistant or ASSISTANT
-        instance.api_prompt = compact_prompt(self.hass, instance.api_prompt, assistant)
+            # Home Assistant's own Assist text, exactly, swapped for Jarvis's.
+            assist = (
+                instance
+                if self.api_ids == [llm.LLM_API_ASSIST]
+                else await llm.async_get_api(self.hass, llm.LLM_API_ASSIST, llm_context)
+            )
+            assistant = llm_context.assistant or ASSISTANT
+            instance.api_prompt = instance.api_prompt.replace(
+                assist.api_prompt, assist_prompt(self.hass, assistant)
+            )
         if (hub := self.hass.data.get(DATA_TOOLS)) is not None:
             replace_tools(instance, partial(_with_filters, hub))
         return instance

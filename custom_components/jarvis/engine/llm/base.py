@@ -46,6 +46,9 @@ class Usage:
 
     prompt_tokens: int
     completion_tokens: int
+    # Prompt tokens the server took from its cache; None when it does not say
+    # (Ollama counts only what it evaluated in `prompt_tokens`).
+    cached_tokens: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -131,9 +131,12 @@ def _payload(request: ChatRequest) -> JsonObject:
 def _usage(raw: Any) -> Usage | None:
     if not isinstance(raw, dict):
         return None
+    details = raw.get("prompt_tokens_details")
+    cached = details.get("cached_tokens") if isinstance(details, dict) else None
     return Usage(
         prompt_tokens=int(raw.get("prompt_tokens") or 0),
         completion_tokens=int(raw.get("completion_tokens") or 0),
+        cached_tokens=int(cached) if isinstance(cached, int) else None,
     )
 
 

@@ -40,6 +40,8 @@ class LLMCallRecord:
     first_token_s: float | None
     duration_s: float
     outcome: CallOutcome
+    # Of the prompt tokens, those the server's cache held (None: not reported).
+    cached_tokens: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from contextlib import aclosing
+from dataclasses import replace
 import json
 import re
 import time
@@ -14,7 +16,7 @@ from ..budget import TokenEstimator
 from ..cache import ConversationCache
 from ..digest import digest_chars, tool_result_text
 from ..lang import every
-from ..llm.base import LLMClient
+from ..llm.base import LLMClient, Usage
 from ..memory import (
     MEMORY_TOOLS,
     Fact,
@@ -38,6 +40,7 @@ from ..types import JsonObject, Message, ToolSpec
 from .host import StepHost, say_text
 from .records import LLMCallRecord, TurnResult
 from .settings import Engine, LoopSettings, ProtocolMemory
+from .step import ModelStep
 from .turn import LookUp, Turn, call_words, say
 
 
@@ -76,8 +79,14 @@ class ReplyLoop:
         language: str | None = None,
         user: str = "household",
         look_first: Sequence[LookUp] | None = None,
+        context: Sequence[str] = (),
     ) -> TurnResult:
         """Answer the last user message in `history`.
+
+        `system_prompt` must be the same from turn to turn, so that the
+        server's prompt cache keeps it; what belongs to this turn only (the
+        satellite's area, the time, recalled facts, the plan) is `context`,
+        which goes with the request at the end of the messages.
 
         `look_first` are calls the engine makes before the model's first step,
         if their tool is offered: what the request asks about the home. Empty,
@@ -97,6 +106,8 @@ class ReplyLoop:
         if self._memory is not None and (command := memory_command(request)):
             return await self._memory_command(command, user, host, language, started)
         hits: list[str] = []
+        context = list(context)
+        catalogue = self._catalogue(tools)
         plan = await self._plan(request, history, tools, hits)
         limit = digest_chars(self._settings.model)
         # A question that names no device or area may be one for memory.
@@ -111,23 +122,23 @@ class ReplyLoop:
         ):
             facts = await self._recall(user, request, hits)
             if section := memory_section(facts, request, limit):
-                # After the stable part, so the server's prompt cache still hits.
-                system_prompt = f"{system_prompt}\n\n{section}"
+                context.append(section)
             # Memory has the answer to a question: offered tools only tempt a
             # small model to look it up in the house instead.
             tools = [] if section and memory_question else [*tools, *MEMORY_TOOLS]
         if len(plan.tools) > 1:
-            system_prompt = f"{system_prompt}\n\n{plan.describe()}"
+            context.append(plan.describe())
         offered, reasons = self._offered(history, tools, plan, hits)
         turn = Turn(
             engine=self.engine,
             system_prompt=system_prompt,
             messages=_digested_history(history, limit),
             tools={tool.name: tool for tool in offered},
-            catalogue=list(tools),
+            catalogue=catalogue,
             language=language,
             request=request,
             digest_limit=limit,
+            context=context,
         )
         turn.result.tool_reasons = reasons
         turn.result.cache_hits = hits
@@ -138,6 +149,40 @@ class ReplyLoop:
         await self._run_in_time(turn, host)
         turn.result.duration = time.monotonic() - started
         return turn.result
+
+    def _catalogue(self, tools: Sequence[ToolSpec]) -> list[ToolSpec]:
+        """Every tool a turn may show: the host's and, with memory, its tools."""
+        return [*tools, *MEMORY_TOOLS] if self._memory is not None else list(tools)
+
+    async def warm_up(
+        self,
+        *,
+        system_prompt: str,
+        tools: Sequence[ToolSpec],
+        context: Sequence[str] = (),
+    ) -> Usage | None:
+        """Have the server read the prompt's stable prefix now, as a turn with
+        these tools starts it, so that its prompt cache holds it before the
+        first request. Returns what the server counted."""
+        catalogue = self._catalogue(tools)
+        turn = Turn(
+            engine=self.engine,
+            system_prompt=system_prompt,
+            messages=[Message("user", "")],
+            tools={tool.name: tool for tool in catalogue},
+            catalogue=catalogue,
+            language=None,
+            context=list(context),
+        )
+        request = ModelStep(turn, tools_offered=bool(catalogue)).build_request()
+        usage: Usage | None = None
+        one_token = replace(request.sampling, max_tokens=1)
+        async with aclosing(
+            self.engine.client.chat_stream(replace(request, sampling=one_token))
+        ) as stream:
+            async for chunk in stream:
+                usage = chunk.usage or usage
+        return usage
 
     def _offered(
         self,

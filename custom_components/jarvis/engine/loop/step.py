@@ -46,6 +46,12 @@ class StepTurn(Protocol):
     def text_mode(self) -> bool:
         """Whether the model is on the text tool protocol."""
 
+    def shown_tools(self) -> list[ToolSpec]:
+        """The tools the model is shown when tools are offered."""
+
+    def note(self, shown: Sequence[ToolSpec]) -> str:
+        """What this turn adds at the end of the messages."""
+
     async def guard(self, call: ToolCall) -> ToolCallDelta:
         """A native call, checked."""
 
@@ -112,6 +118,7 @@ class ModelStep:
                     timing.first_token_s,
                     timing.duration_s,
                     self.outcome if index == last else "tools_rejected",
+                    usage.cached_tokens,
                 )
             )
 
@@ -184,17 +191,21 @@ class ModelStep:
             request = self._build_request(text_mode=text_mode)
         return request
 
+    def build_request(self) -> ChatRequest:
+        """The request as the step would send it, unrefitted."""
+        return self._build_request(text_mode=self._turn.text_mode)
+
     def _build_request(self, *, text_mode: bool) -> ChatRequest:
         turn = self._turn
         settings = turn.engine.settings
         system = turn.system_prompt
+        shown = turn.shown_tools() if self._tools_offered else []
         tools: list[ToolSpec] | None = None
-        if self._tools_offered and not text_mode:
-            tools = list(turn.tools.values())
-        elif self._tools_offered:
-            catalogue = render_tool_section(list(turn.tools.values()))
-            system = f"{system}\n\n{catalogue}"
-        messages = self._fitted(system, tools)
+        if shown and not text_mode:
+            tools = shown
+        elif shown:
+            system = f"{system}\n\n{render_tool_section(shown)}"
+        messages = with_context(self._fitted(system, tools), turn.note(shown))
         if not tools:
             messages = render_messages_for_text_protocol(messages)
         if settings.redact_prompts:
@@ -289,6 +300,23 @@ class ModelStep:
             ),
             usage.prompt_tokens,
         )
+
+
+CONTEXT_HEADER = "Context of this request, from Jarvis:"
+
+
+def with_context(messages: Sequence[Message], note: str) -> list[Message]:
+    """The messages with the turn's context put before the request's words:
+    at the end, after everything the server has cached."""
+    index = next(
+        (i for i in range(len(messages) - 1, -1, -1) if messages[i].role == "user"),
+        None,
+    )
+    if not note or index is None:
+        return list(messages)
+    request = messages[index]
+    said = Message("user", f"{CONTEXT_HEADER}\n{note}\n\n{request.content}")
+    return [*messages[:index], said, *messages[index + 1 :]]
 
 
 def call_key(name: str, arguments: JsonObject) -> str:

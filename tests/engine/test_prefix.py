@@ -1,0 +1,115 @@
+"""One stable prompt prefix: the system prompt and the tools stay the same
+from request to request, this turn's context goes with the request, and a
+warm-up reads the prefix before the first request."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+from custom_components.jarvis.engine.llm.base import LLMClient
+from custom_components.jarvis.engine.llm.openai_client import _usage
+from custom_components.jarvis.engine.loop import LoopSettings, ReplyLoop
+from custom_components.jarvis.engine.loop.step import CONTEXT_HEADER
+from custom_components.jarvis.engine.types import Message, ToolSpec
+from tests.engine.test_loop import TOOLS, make_host
+from tests.scripted_llm import Reply, ScriptedLLMServer
+
+CATALOGUE = [
+    *TOOLS,
+    ToolSpec("HassVacuumStart", "Starts a vacuum cleaner.", {"type": "object"}),
+    ToolSpec("HassStartTimer", "Starts a timer.", {"type": "object"}),
+]
+SYSTEM = "You are Jarvis."
+# A model Jarvis puts on the text protocol by its size, and one it does not.
+MODELS = ["qwen2.5-coder:0.5b", "test-model"]
+
+
+def _loop(client: LLMClient, model: str) -> ReplyLoop:
+    return ReplyLoop(
+        client, LoopSettings(model=model, tool_router=True, stable_tools=True)
+    )
+
+
+def _parts(request: dict[str, Any]) -> tuple[str, Any, str]:
+    """The system prompt, the tools and the last user message of a request."""
+    body = request["json"]
+    messages = body["messages"]
+    said = [m["content"] for m in messages if m["role"] == "user"][-1]
+    return messages[0]["content"], body.get("tools"), said
+
+
+@pytest.mark.parametrize("model", MODELS)
+async def test_requests_for_other_tools_share_the_prefix(
+    client: LLMClient, scripted_llm: ScriptedLLMServer, model: str
+) -> None:
+    scripted_llm.script(Reply(content="Sure."), Reply(content="Sure."))
+    for request in ("turn on the kitchen light", "start the vacuum cleaner"):
+        await _loop(client, model).run(
+            system_prompt=SYSTEM,
+            history=[Message("user", request)],
+            tools=CATALOGUE,
+            host=make_host()[0],
+            context=[f"It is {len(request)}:00."],
+        )
+    (system, tools, light), (system_2, tools_2, vacuum) = map(
+        _parts, scripted_llm.chat_requests
+    )
+    # The whole catalogue in one order, in the tools or in the system prompt.
+    assert (system_2, tools_2) == (system, tools)
+    shown = str(tools) + system
+    assert all(tool.name in shown for tool in CATALOGUE)
+    # The router's choice and the time are a note before the user's words.
+    assert light.startswith(CONTEXT_HEADER)
+    assert light.endswith("\n\nturn on the kitchen light")
+    assert "\nIt is 25:00.\n" in light
+    assert "\nTools for this request: HassTurnOn.\n" in light
+    (hint,) = [line for line in vacuum.splitlines() if line.startswith("Tools for")]
+    assert "HassVacuumStart" in hint
+
+
+@pytest.mark.parametrize("model", MODELS)
+async def test_warm_up_reads_the_prefix_a_turn_starts_with(
+    client: LLMClient, scripted_llm: ScriptedLLMServer, model: str
+) -> None:
+    satellite = "This device cannot start timers."
+    loop = _loop(client, model)
+    usage = await loop.warm_up(
+        system_prompt=SYSTEM, tools=CATALOGUE, context=[satellite, "It is 9:59."]
+    )
+    assert usage is not None
+    scripted_llm.script(Reply(content="Sure."))
+    await loop.run(
+        system_prompt=SYSTEM,
+        history=[Message("user", "turn on the kitchen light")],
+        tools=CATALOGUE,
+        host=make_host()[0],
+        context=[satellite, "It is 10:00."],
+    )
+    (warm_up,) = scripted_llm.warm_ups
+    body = warm_up["json"]
+    assert 1 in (body.get("max_tokens"), (body.get("options") or {}).get("num_predict"))
+    (system, tools, said), (turn_system, turn_tools, turn_said) = map(
+        _parts, [warm_up, *scripted_llm.chat_requests]
+    )
+    assert (system, tools) == (turn_system, turn_tools)
+    # Characters, not paths: the server reuses the common start of the prompt.
+    common = os.path.commonprefix([said, turn_said])  # noqa: RUF071
+    assert common == f"{CONTEXT_HEADER}\n{satellite}\nIt is "
+
+
+def test_cached_prompt_tokens_are_read_from_openai_usage() -> None:
+    usage = _usage(
+        {
+            "prompt_tokens": 500,
+            "completion_tokens": 8,
+            "prompt_tokens_details": {"cached_tokens": 491},
+        }
+    )
+    assert usage is not None
+    assert (usage.prompt_tokens, usage.cached_tokens) == (500, 491)
+    usage = _usage({"prompt_tokens": 500, "completion_tokens": 8})
+    assert usage is not None
+    assert usage.cached_tokens is None

@@ -1,0 +1,141 @@
+"""One stable prompt prefix: what differs per satellite, per turn or per
+automation goes with the request, at the end of the messages.
+
+The server's prompt cache (llama.cpp's, Ollama's) reuses only a prompt's
+common prefix. These tests pin what Jarvis relies on in Home Assistant:
+its Assist prompt reaches the chat log's system prompt verbatim, with the
+date, time and an automation's extra prompt after it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from freezegun.api import FrozenDateTimeFactory
+from homeassistant.components import conversation
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import area_registry as ar, device_registry as dr
+from homeassistant.util import dt as dt_util
+import pytest
+from pytest_homeassistant_custom_component.common import (
+    MockConfigEntry,
+    async_fire_time_changed,
+)
+
+from bench.home_prompt import async_build_home
+from custom_components.jarvis.conversation import WARM_UP_COOLDOWN
+from custom_components.jarvis.engine.loop.step import CONTEXT_HEADER
+from custom_components.jarvis.tools.home import ASSIST_GUIDE, HOME_HEADER
+from tests.scripted_llm import Reply, ScriptedLLMServer
+from tests.tools.conftest import setup_jarvis
+
+pytestmark = pytest.mark.usefixtures("ha_core")
+
+
+def _satellite(hass: HomeAssistant, area: str) -> str:
+    """A device in `area`, as a voice satellite is."""
+    owner = MockConfigEntry(domain="test")
+    owner.add_to_hass(hass)
+    area_id = ar.async_get(hass).async_get_or_create(area).id
+    device = dr.async_get(hass).async_get_or_create(
+        config_entry_id=owner.entry_id, identifiers={("test", area)}
+    )
+    dr.async_get(hass).async_update_device(device.id, area_id=area_id)
+    return device.id
+
+
+async def _ask(
+    hass: HomeAssistant, agent: str, device_id: str | None, extra: str | None = None
+) -> None:
+    await conversation.async_converse(
+        hass,
+        "tell me a joke",
+        None,
+        Context(),
+        language="en",
+        agent_id=agent,
+        device_id=device_id,
+        extra_system_prompt=extra,
+    )
+
+
+def _parts(request: dict[str, Any]) -> tuple[str, list[Any], str]:
+    """A chat request's system prompt, tools and last user message."""
+    body = request["json"]
+    messages = body["messages"]
+    user = [m["content"] for m in messages if m["role"] == "user"][-1]
+    return messages[0]["content"], body.get("tools") or [], user
+
+
+async def test_satellites_times_and_automations_share_one_prefix(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    freezer: FrozenDateTimeFactory,
+) -> None:
+    await async_build_home(hass, 20)
+    await setup_jarvis(hass, scripted_llm)
+    agent = next(
+        e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
+    )
+    kitchen, bedroom = _satellite(hass, "Kitchen"), _satellite(hass, "Bedroom")
+    scripted_llm.script(*[Reply(content="Why did the lamp blink?")] * 3)
+
+    freezer.move_to(datetime(2026, 11, 24, 8, 5, tzinfo=dt_util.UTC))
+    morning = f"It is {dt_util.now():%H:%M} on"
+    await _ask(hass, agent, kitchen)
+    freezer.move_to(datetime(2026, 11, 24, 21, 40, tzinfo=dt_util.UTC))
+    evening = f"It is {dt_util.now():%H:%M} on"
+    await _ask(hass, agent, bedroom, extra="The user just came home.")
+    await _ask(hass, agent, None)
+
+    (system, tools, first), *others = map(_parts, scripted_llm.chat_requests)
+    assert [(s, t) for s, t, _ in others] == [(system, tools)] * 2
+    # Jarvis's own words of the Assist prompt and the compact home list.
+    assert ASSIST_GUIDE in system
+    assert HOME_HEADER in system
+    # Nothing of one turn: no area, time, timers or automation's prompt.
+    for said in ("Kitchen (", "Bedroom (", "It is", "timers", "came home"):
+        assert said not in system
+    names = [tool["function"]["name"] for tool in tools]
+    assert names == sorted(names)
+
+    (_, _, second), (_, _, third) = others
+    assert first.startswith(CONTEXT_HEADER)
+    assert first.endswith("\n\ntell me a joke")
+    assert "The user is in area Kitchen" in first
+    assert morning in first
+    assert "The user is in area Bedroom" in second
+    assert evening in second
+    assert "The user just came home." in second
+    assert "The user is in area" not in third
+    assert "This device cannot start timers." in third
+
+
+async def test_warm_up_at_start_and_after_the_home_changes(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    freezer: FrozenDateTimeFactory,
+) -> None:
+    await async_build_home(hass, 20)
+    await setup_jarvis(hass, scripted_llm)
+    await hass.async_block_till_done(wait_background_tasks=True)
+    agent = next(
+        e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
+    )
+    (started,) = scripted_llm.warm_ups
+    scripted_llm.script(Reply(content="Why did the lamp blink?"))
+    await _ask(hass, agent, None)
+    (system, tools, said), (turn_system, turn_tools, turn_said) = map(
+        _parts, [started, *scripted_llm.chat_requests]
+    )
+    assert (system, tools) == (turn_system, turn_tools)
+    assert turn_said.startswith(said.split("It is ")[0])
+
+    ar.async_get(hass).async_create("Sauna")
+    await hass.async_block_till_done()
+    assert len(scripted_llm.warm_ups) == 1  # not before the home settles
+    freezer.tick(WARM_UP_COOLDOWN + 1)
+    async_fire_time_changed(hass)
+    await hass.async_block_till_done(wait_background_tasks=True)
+    assert len(scripted_llm.warm_ups) == 2
