@@ -171,6 +171,10 @@ def test_manifest_follows_hassfest_rules() -> None:
     assert keys[2:] == sorted(keys[2:]), "then the keys in alphabetical order"
 
 
+# HA 2026.11's pins (not installed here; docs/DEVELOPMENT.md, "HA's pins").
+LATER_CORE_PINS = {"mcp": "2.3.0", "ollama": "0.6.2"}
+
+
 def test_requirements_are_ranges_that_admit_core_pins() -> None:
     # Core integrations pin; a custom integration with another pin, or a range
     # that leaves core's pin out, makes HA reinstall the package back and forth.
@@ -187,6 +191,8 @@ def test_requirements_are_ranges_that_admit_core_pins() -> None:
         assert req.specifier.contains(importlib.metadata.version(req.name)), line
         (core_pin,) = core_pins[canonicalize_name(req.name)]
         assert req.specifier.contains(core_pin.version), f"{line} vs {core_pin}"
+        later = LATER_CORE_PINS[canonicalize_name(req.name)]
+        assert req.specifier.contains(later), f"{line} vs HA 2026.11's {later}"
 
 
 async def test_home_assistant_loads_the_integration(

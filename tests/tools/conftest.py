@@ -37,6 +37,8 @@ ROOT = Path(__file__).resolve().parents[2]
 KITCHEN = "light.kitchen_lights"
 FRONT_DOOR = "lock.front_door"
 GARAGE = "cover.garage_door"
+# For the servers: the tests' own (with mcp 2 in it, the servers run mcp 2 too).
+PYTHONPATH = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
 
 
 @dataclass
@@ -93,7 +95,7 @@ async def start_mcp(socket_enabled: None) -> AsyncIterator[StartMcp]:
             *args,
             cwd=ROOT,
             stdout=asyncio.subprocess.PIPE,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            env={**os.environ, "PYTHONPATH": PYTHONPATH},
         )
         assert process.stdout is not None
         line = await asyncio.wait_for(process.stdout.readline(), 30)

@@ -23,11 +23,17 @@ import socket
 import sys
 from typing import Literal
 
-from mcp.server.fastmcp import FastMCP
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 from starlette.types import ASGIApp, Receive, Scope, Send
 import uvicorn
+
+try:  # mcp 2 renamed FastMCP
+    from mcp.server.mcpserver import MCPServer as FastMCP
+    from mcp.server.mcpserver.exceptions import ToolError
+except ImportError:
+    from mcp.server.fastmcp import FastMCP
+    from mcp.server.fastmcp.exceptions import ToolError
 
 # Known only to this server: a reply with it came from a real call.
 HIGH_TIDE = "04:37"
@@ -53,7 +59,7 @@ class Point(BaseModel):
 
 def build(name: str) -> FastMCP:
     """The test server's tools."""
-    server = FastMCP(name, host="127.0.0.1", log_level="WARNING")
+    server = FastMCP(name, log_level="WARNING")  # serves 127.0.0.1
     read_only = ToolAnnotations(readOnlyHint=True)
 
     @server.tool(annotations=read_only)
@@ -102,7 +108,8 @@ def build(name: str) -> FastMCP:
     @server.tool(annotations=read_only)
     def fail() -> str:
         """Always fails."""
-        raise ValueError("the tool broke")
+        # A ToolError's text reaches the client (mcp 2 hides other exceptions').
+        raise ToolError("the tool broke")
 
     @server.tool(annotations=read_only)
     def huge(size: int) -> str:

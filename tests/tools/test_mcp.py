@@ -162,7 +162,10 @@ async def test_server_dying_mid_call_then_coming_back(
     await asyncio.sleep(1)
     await server.stop()
     async with asyncio.timeout(5):
-        with pytest.raises(HomeAssistantError, match=r"unavailable.*went away"):
+        # mcp 1 waits until the probe finds the port closed; mcp 2 sees the stream end.
+        with pytest.raises(
+            HomeAssistantError, match=r"unavailable.*(went away|closed the connection)"
+        ):
             await call
     await hass.async_block_till_done(wait_background_tasks=True)
     assert not [n for n in await tool_names(hass) if n.startswith("test_tools__")]

@@ -11,6 +11,7 @@ from aiohttp import web
 import pytest
 
 from custom_components.jarvis.engine.mcp_client import (
+    MCP_MAJOR,
     McpClient,
     McpError,
     McpResponseTooLargeError,
@@ -112,9 +113,10 @@ async def test_headers_stay_with_their_origin(
         assert headers["X-Api-Key"] == "k-123"
         assert headers["Authorization"] == "Bearer t-456"
     assert got(loopback.first, "/mcp")
-    # The other origin: reached, and never with them.
+    # The other origin: never with them. mcp 1 follows the redirect there (the
+    # client strips them); mcp 2 follows none to another origin.
     reached = got(loopback.second, "/mcp")
-    assert reached
+    assert reached or MCP_MAJOR >= 2
     for headers in reached:
         assert "X-Api-Key" not in headers
         assert "Authorization" not in headers
@@ -130,7 +132,7 @@ async def test_url_credentials_stay_with_their_origin(loopback: Loopback) -> Non
         [h for b, _, h in loopback.seen if b == loopback.second],
     )
     assert first["Authorization"].startswith("Basic ")
-    assert reached
+    assert reached or MCP_MAJOR >= 2  # as above
     assert all("Authorization" not in headers for headers in reached)
 
 

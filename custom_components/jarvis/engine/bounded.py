@@ -4,6 +4,7 @@ cap ends the call at the cap instead of being buffered whole first."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable
+from typing import cast
 
 import httpx
 
@@ -79,21 +80,35 @@ class _CappedStream(httpx.AsyncByteStream):
         await self._stream.aclose()
 
 
+# httpx2 (mcp 2's fork of httpx) reads only its own stream type: it is mixed in.
+_capped_types: dict[type[httpx.AsyncByteStream], type[_CappedStream]] = {}
+
+
+def _capped_type(base: type[httpx.AsyncByteStream]) -> type[_CappedStream]:
+    if base not in _capped_types:
+        mixed = type("CappedStream", (_CappedStream, base), {})
+        _capped_types[base] = cast(type[_CappedStream], mixed)
+    return _capped_types[base]
+
+
 def response_cap(
     *,
     max_bytes: int | None = None,
     max_line: int | None = None,
     on_exceeded: Callable[[TooLargeError], None] | None = None,
+    stream_type: type[httpx.AsyncByteStream] = httpx.AsyncByteStream,
 ) -> Callable[[httpx.Response], Awaitable[None]]:
     """An httpx response hook that caps each response's body as it is read.
 
     Reading past a cap raises `TooLargeError` to the reader, and first tells
     `on_exceeded`: for readers (the MCP SDK's) that swallow errors.
+    `stream_type`: the client library's `AsyncByteStream` (httpx's or httpx2's).
     """
+    capped_type = _capped_type(stream_type)
 
     async def cap(response: httpx.Response) -> None:
         stream = response.stream
-        assert isinstance(stream, httpx.AsyncByteStream)  # an async client's
-        response.stream = _CappedStream(stream, max_bytes, max_line, on_exceeded)
+        assert isinstance(stream, stream_type)  # an async client's
+        response.stream = capped_type(stream, max_bytes, max_line, on_exceeded)
 
     return cap

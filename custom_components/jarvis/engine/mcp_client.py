@@ -8,10 +8,14 @@ section describes; the transport that worked is remembered.
 
 Responses are capped while they are read (`engine.bounded`): the SDK reads a
 JSON reply whole and an SSE event line by line, so the cap sits in the httpx
-client under it, and ends the operation at once (the SDK swallows a reading
-error and would wait for its timeout). The configured headers, a bearer token
-among them, go to the server's own origin only: a redirect elsewhere loses
-them (httpx itself keeps custom headers across origins).
+client under it (under mcp 2, httpx's fork httpx2), and ends the operation at
+once (the SDK swallows a reading error and would wait for its timeout). The
+configured headers, a bearer token among them, go to the server's own origin
+only: a redirect elsewhere loses them (httpx itself keeps custom headers across
+origins; mcp 2 follows no redirect to another origin).
+
+Both mcp 1 and 2 work: what differs is chosen once, below the imports, and the
+SDK's objects are read as the protocol's JSON (`_wire`).
 
 Calls that hang are bounded twice: by a timeout, and by a liveness probe that
 ends the call as soon as the server's port stops accepting connections (the
@@ -24,18 +28,31 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+import importlib
+from importlib.metadata import version
 import ssl
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
-import httpx
-from mcp import ClientSession, McpError as _RpcError, types
+import mcp
+from mcp import ClientSession, types
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
+from pydantic import BaseModel
 
 from .bounded import TooLargeError, response_cap
 from .redact import public_url, redact, redacting_logger
 from .types import JsonObject
+
+MCP_MAJOR = int(version("mcp").split(".")[0])
+# mcp 2 (Home Assistant 2026.11's) renamed McpError and moved to httpx2, a fork
+# of httpx with its API; mypy checks against mcp 1 (the test venv's).
+if TYPE_CHECKING:
+    import httpx as http
+    from mcp import McpError as _RpcError
+else:
+    http = importlib.import_module("httpx2" if MCP_MAJOR >= 2 else "httpx")
+    _RpcError = getattr(mcp, "MCPError" if MCP_MAJOR >= 2 else "McpError")
 
 _LOGGER = redacting_logger(__name__)
 
@@ -147,19 +164,17 @@ class McpClient:
             cursor: str | None = None
             while True:
                 params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
-                page = await session.list_tools(params=params)
+                page = _wire(await session.list_tools(params=params))
                 tools.extend(
                     McpTool(
-                        tool.name,
-                        tool.description or "",
-                        dict(tool.inputSchema),
-                        read_only=bool(
-                            tool.annotations and tool.annotations.readOnlyHint
-                        ),
+                        tool["name"],
+                        tool.get("description") or "",
+                        tool["inputSchema"],
+                        read_only=bool(tool.get("annotations", {}).get("readOnlyHint")),
                     )
-                    for tool in page.tools
+                    for tool in page["tools"]
                 )
-                if not (cursor := page.nextCursor):
+                if not (cursor := page.get("nextCursor")):
                     return tools
 
         return await self._operate(op, "listing tools")
@@ -168,14 +183,11 @@ class McpClient:
         """Call a tool; a result with `is_error` is the tool's own failure."""
 
         async def op(session: ClientSession) -> McpToolResult:
-            result = await session.call_tool(name, arguments)
+            result = _wire(await session.call_tool(name, arguments))
             return McpToolResult(
-                content=[
-                    block.model_dump(mode="json", exclude_none=True)
-                    for block in result.content
-                ],
-                structured=result.structuredContent,
-                is_error=result.isError,
+                content=result["content"],
+                structured=result.get("structuredContent"),
+                is_error=bool(result.get("isError")),
             )
 
         return await self._operate(op, f"calling {name}", watch=True)
@@ -236,13 +248,10 @@ class McpClient:
         initialized = False
         try:
             async with (
-                self._http_client(operation) as http,
-                streamable_http_client(self.config.url, http_client=http) as (
-                    read,
-                    write,
-                    _,
-                ),
-                ClientSession(read, write) as session,
+                self._http_client(operation) as client,
+                streamable_http_client(self.config.url, http_client=client) as streams,
+                # mcp 1 adds a third stream: a session-id getter.
+                ClientSession(streams[0], streams[1]) as session,
             ):
                 await self._initialize(session)
                 initialized = True
@@ -264,9 +273,9 @@ class McpClient:
     ) -> T:
         def factory(
             headers: dict[str, str] | None = None,
-            timeout: httpx.Timeout | None = None,
-            auth: httpx.Auth | None = None,
-        ) -> httpx.AsyncClient:
+            timeout: http.Timeout | None = None,
+            auth: http.Auth | None = None,
+        ) -> http.AsyncClient:
             return self._http_client(operation, headers, timeout, auth)
 
         try:
@@ -286,16 +295,16 @@ class McpClient:
             raise _mapped(_leaf(err), self._where) from err
 
     async def _initialize(self, session: ClientSession) -> None:
-        info = await session.initialize()
-        self.server_name = info.serverInfo.name
+        info = _wire(await session.initialize())
+        self.server_name = info["serverInfo"]["name"]
 
     def _http_client(
         self,
         operation: _Operation,
         headers: dict[str, str] | None = None,
-        timeout: httpx.Timeout | None = None,
-        auth: httpx.Auth | None = None,
-    ) -> httpx.AsyncClient:
+        timeout: http.Timeout | None = None,
+        auth: http.Auth | None = None,
+    ) -> http.AsyncClient:
         """An httpx client for one operation, with the server's headers."""
 
         def too_large(err: TooLargeError) -> None:
@@ -304,9 +313,9 @@ class McpClient:
                 McpResponseTooLargeError,
             )
 
-        return httpx.AsyncClient(
+        return http.AsyncClient(
             headers={**self.config.headers, **(headers or {})},
-            timeout=timeout or httpx.Timeout(self.config.timeout),
+            timeout=timeout or http.Timeout(self.config.timeout),
             auth=auth,
             verify=self._verify,
             follow_redirects=True,
@@ -316,15 +325,16 @@ class McpClient:
                     response_cap(
                         max_bytes=self.config.max_response_bytes,
                         on_exceeded=too_large,
+                        stream_type=http.AsyncByteStream,
                     )
                 ],
             },
         )
 
-    async def _keep_headers_home(self, request: httpx.Request) -> None:
+    async def _keep_headers_home(self, request: http.Request) -> None:
         """Drop the configured headers from a request to another origin (a
         redirect): hooks see every hop."""
-        if _origin(request.url) == _origin(httpx.URL(self.config.url)):
+        if _origin(request.url) == _origin(http.URL(self.config.url)):
             return
         for name in (*self.config.headers, "Authorization"):
             request.headers.pop(name, None)
@@ -355,7 +365,12 @@ class _NotStreamable(Exception):
         self.cause = cause
 
 
-def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
+def _wire(model: BaseModel) -> dict[str, Any]:
+    """A protocol object as JSON: the spec's names (mcp 2's fields are snake_case)."""
+    return model.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def _origin(url: http.URL) -> tuple[str, str, int | None]:
     default = {"http": 80, "https": 443}.get(url.scheme)
     return url.scheme, url.host, url.port or default
 
@@ -371,7 +386,7 @@ def _leaf(err: BaseException) -> BaseException:
 
 
 def _maybe_sse_only(err: BaseException) -> bool:
-    if isinstance(err, httpx.HTTPStatusError):
+    if isinstance(err, http.HTTPStatusError):
         return err.response.status_code in (400, 404, 405)
     return isinstance(err, _RpcError)
 
@@ -380,12 +395,12 @@ def _mapped(err: BaseException, url: str) -> Exception:
     """One of this module's errors for a transport or protocol failure."""
     if isinstance(err, McpError):
         return err
-    if isinstance(err, httpx.HTTPStatusError):
+    if isinstance(err, http.HTTPStatusError):
         status = err.response.status_code
         if status in (401, 403):
             return McpAuthError(f"The MCP server at {url} refused the credentials.")
         return McpConnectionError(f"The MCP server at {url} answered HTTP {status}.")
-    if isinstance(err, (httpx.HTTPError, OSError)):
+    if isinstance(err, (http.HTTPError, OSError)):
         return McpConnectionError(
             f"Could not reach the MCP server at {url} ({type(err).__name__})."
         )
