@@ -375,18 +375,19 @@ async def test_sensors_update_after_each_turn(
     turns_today = agent_sensor(hass, entry, "turns_today")
     assert hass.states.get(turns_today).state == "0"
 
+    scripted_llm.script(Reply(content="Hello."))
+    await process(hass, agent, "hello")
+    assert hass.states.get(noisy[0]).state == "1"
+    assert hass.states.get(turns_today).state == "1"
+
+    # Two commands: after the call, the model gets another step.
     scripted_llm.script(TURN_ON, Reply(content="On."))
-    await process(hass, agent, "turn on the kitchen lights")
+    await process(hass, agent, "turn on the kitchen lights and the fan")
 
     assert float(hass.states.get(response_time).state) > 0
     assert hass.states.get(response_time).attributes["unit_of_measurement"] == "s"
     assert hass.states.get(noisy[0]).state == "2"
     assert hass.states.get(noisy[1]).state == "30"
-    assert hass.states.get(turns_today).state == "1"
-
-    scripted_llm.script(Reply(content="Hello."))
-    await process(hass, agent, "hello")
-    assert hass.states.get(noisy[0]).state == "1"
     assert hass.states.get(turns_today).state == "2"
 
 

@@ -53,7 +53,18 @@ CALLS = AfterStep(outcome="calls", steps_left=3)
             ),
             "say_done",
         ),
-        # Native models write their own reply: no "done" phrase for them.
+        # A native model's one command ends in one call too: Jarvis says it.
+        (
+            AfterStep(
+                outcome="calls",
+                clean=True,
+                can_say_done=True,
+                one_command=True,
+                steps_left=2,
+            ),
+            "say_done",
+        ),
+        # Several commands ("... and ..."): the native model may have more calls.
         (
             AfterStep(outcome="calls", clean=True, can_say_done=True, steps_left=2),
             "step",

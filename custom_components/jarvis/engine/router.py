@@ -94,6 +94,16 @@ _JOINED_RE = re.compile(
 )
 
 
+_JOINER_RE = re.compile(
+    rf"\b(?:{any_of(every(lambda pack: pack.joiners))})\b", re.IGNORECASE
+)
+
+
+def joins_commands(text: str) -> bool:
+    """Whether a request may hold more than one command ("... and then ...")."""
+    return bool(_JOINER_RE.search(text))
+
+
 def command_part(text: str) -> str | None:
     """What a command asks done before its "tell me": "dim the bed light to
     30%" of "dim the bed light to 30% and tell me the temperature"."""

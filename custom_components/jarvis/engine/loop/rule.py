@@ -56,6 +56,9 @@ class AfterStep:
     planned: bool = False
     # Every call of the turn says what it did, and the request asks nothing.
     can_say_done: bool = False
+    # The request joins no commands ("... and ...", "dann"): a native model
+    # that made clean calls has nothing left to call.
+    one_command: bool = False
     steps_left: int = 0
 
 
@@ -73,7 +76,7 @@ def next_step(after: AfterStep) -> Next:
         return "give_up"
     if after.planned:
         return "next_plan_step" if after.steps_left else "out_of_steps"
-    if after.text_mode and after.clean and after.can_say_done:
+    if after.clean and after.can_say_done and (after.text_mode or after.one_command):
         return "say_done"
     if not after.steps_left:
         return "out_of_steps"

@@ -26,6 +26,7 @@ from ..router import (
     command_part,
     fits,
     is_question,
+    joins_commands,
 )
 from ..textproto import (
     new_call,
@@ -150,6 +151,7 @@ class Turn:
                 ),
                 planned=planned is not None,
                 can_say_done=self._can_say_done(),
+                one_command=not joins_commands(self.request),
                 steps_left=steps - index - 1,
             )
             match next_step(after):
