@@ -77,9 +77,14 @@ def _cell(text: str, limit: int = 80) -> str:
 
 
 def _llm(agent: dict[str, Any] | None) -> str:
+    """LLM calls, prompt tokens, and those the server evaluated (not cached)."""
     if not agent or not agent["llm_calls"]:
         return "–"
-    return f"{agent['llm_calls']} / {agent['prompt_tokens']}"
+    evaluated = sum(
+        call["prompt_tokens"] - (call.get("cached_tokens") or 0)
+        for call in agent.get("llm_call_details") or ()
+    )
+    return f"{agent['llm_calls']} / {agent['prompt_tokens']} / {evaluated}"
 
 
 def report(samples: list[Sample], load_before: str, load_after: str) -> str:
@@ -90,7 +95,7 @@ def report(samples: list[Sample], load_before: str, load_after: str) -> str:
             [
                 "command (heard, if different)",
                 "path",
-                "LLM calls / prompt tokens",
+                "LLM calls / prompt tokens / evaluated",
                 "load",
                 *columns,
                 "reply",

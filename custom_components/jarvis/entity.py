@@ -256,6 +256,8 @@ class JarvisLLMEntity(Entity):
         )
         # Planner, router and memory results of this agent's conversations.
         self._caches = ConversationCaches()
+        # The last warm-up request the server answered.
+        self._warmed: str | None = None
 
     @property
     def llm_apis(self) -> list[str]:
@@ -320,7 +322,7 @@ class JarvisLLMEntity(Entity):
             return  # a turn reports it to the user
         names = ToolNames(chat_log.llm_api)
         system_prompt, _ = history_from_chat_log(chat_log, names)
-        system_prompt, context = split_prompt(self.hass, chat_log, system_prompt)
+        system_prompt, _ = split_prompt(self.hass, chat_log, system_prompt)
         runtime = self.entry.runtime_data
         memory = async_get_memory(self.hass) if self.feature(CONF_MEMORY) else None
         loop = ReplyLoop(
@@ -330,15 +332,21 @@ class JarvisLLMEntity(Entity):
             memory,
             runtime.tokens,
         )
+        request = loop.warm_up_request(
+            system_prompt=system_prompt,
+            tools=tool_specs(chat_log.llm_api, names),
+            # What a turn's context starts with; the time comes after it.
+            context=device_context(self.hass, llm_context),
+        )
+        # Registry updates that change nothing in the prompt send nothing.
+        if (key := repr(request)) == self._warmed:
+            return
         try:
-            usage = await loop.warm_up(
-                system_prompt=system_prompt,
-                tools=tool_specs(chat_log.llm_api, names),
-                context=context,
-            )
+            usage = await loop.warm_up(request)
         except LLMError as err:
             LOGGER.debug("Warm-up of %s failed: %s", self.entity_id, err)
             return
+        self._warmed = key
         LOGGER.debug("Warm-up of %s: %s", self.entity_id, usage)
 
     async def _async_handle_chat_log(

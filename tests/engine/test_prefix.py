@@ -77,7 +77,7 @@ async def test_warm_up_reads_the_prefix_a_turn_starts_with(
     satellite = "This device cannot start timers."
     loop = _loop(client, model)
     usage = await loop.warm_up(
-        system_prompt=SYSTEM, tools=CATALOGUE, context=[satellite, "It is 9:59."]
+        loop.warm_up_request(system_prompt=SYSTEM, tools=CATALOGUE, context=[satellite])
     )
     assert usage is not None
     scripted_llm.script(Reply(content="Sure."))
@@ -97,7 +97,18 @@ async def test_warm_up_reads_the_prefix_a_turn_starts_with(
     assert (system, tools) == (turn_system, turn_tools)
     # Characters, not paths: the server reuses the common start of the prompt.
     common = os.path.commonprefix([said, turn_said])  # noqa: RUF071
-    assert common == f"{CONTEXT_HEADER}\n{satellite}\nIt is "
+    assert common == f"{CONTEXT_HEADER}\n{satellite}\n"
+
+
+async def test_without_stable_tools_the_warm_up_reads_the_system_prompt(
+    client: LLMClient,
+) -> None:
+    loop = ReplyLoop(client, LoopSettings(model="test-model", tool_router=True))
+    request = loop.warm_up_request(system_prompt=SYSTEM, tools=CATALOGUE)
+    # Each turn shows the router's own tools: only the system prompt is shared.
+    assert not request.tools
+    assert request.messages[0].content == SYSTEM
+    assert request.sampling.max_tokens == 1
 
 
 def test_cached_prompt_tokens_are_read_from_openai_usage() -> None:

@@ -126,16 +126,30 @@ async def test_warm_up_at_start_and_after_the_home_changes(
     (started,) = scripted_llm.warm_ups
     scripted_llm.script(Reply(content="Why did the lamp blink?"))
     await _ask(hass, agent, None)
-    (system, tools, said), (turn_system, turn_tools, turn_said) = map(
+    (system, tools, said), (turn_system, _, turn_said) = map(
         _parts, [started, *scripted_llm.chat_requests]
     )
-    assert (system, tools) == (turn_system, turn_tools)
-    assert turn_said.startswith(said.split("It is ")[0])
+    # The router picks each turn's tools (HA's default): the system prompt
+    # and the context's start are what every turn shares.
+    assert system == turn_system
+    assert tools == []
+    assert said.endswith("This device cannot start timers.\n\n")
+    assert turn_said.startswith(said.removesuffix("\n"))
 
-    ar.async_get(hass).async_create("Sauna")
+    async def settled() -> int:
+        freezer.tick(WARM_UP_COOLDOWN + 1)
+        async_fire_time_changed(hass)
+        await hass.async_block_till_done(wait_background_tasks=True)
+        return len(scripted_llm.warm_ups)
+
+    areas = ar.async_get(hass)
+    areas.async_create("Sauna")  # no device in it: the prompt stays the same
+    assert await settled() == 1
+    kitchen = areas.async_get_area_by_name("Kitchen")
+    assert kitchen is not None
+    areas.async_update(kitchen.id, name="Cookhouse")
     await hass.async_block_till_done()
     assert len(scripted_llm.warm_ups) == 1  # not before the home settles
-    freezer.tick(WARM_UP_COOLDOWN + 1)
-    async_fire_time_changed(hass)
-    await hass.async_block_till_done(wait_background_tasks=True)
-    assert len(scripted_llm.warm_ups) == 2
+    assert await settled() == 2
+    (_, renamed) = scripted_llm.warm_ups
+    assert "Cookhouse" in _parts(renamed)[0]

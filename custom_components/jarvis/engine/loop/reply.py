@@ -16,7 +16,7 @@ from ..budget import TokenEstimator
 from ..cache import ConversationCache
 from ..digest import digest_chars, tool_result_text
 from ..lang import every
-from ..llm.base import LLMClient, Usage
+from ..llm.base import ChatRequest, LLMClient, Usage
 from ..memory import (
     MEMORY_TOOLS,
     Fact,
@@ -154,32 +154,35 @@ class ReplyLoop:
         """Every tool a turn may show: the host's and, with memory, its tools."""
         return [*tools, *MEMORY_TOOLS] if self._memory is not None else list(tools)
 
-    async def warm_up(
+    def warm_up_request(
         self,
         *,
         system_prompt: str,
         tools: Sequence[ToolSpec],
         context: Sequence[str] = (),
-    ) -> Usage | None:
-        """Have the server read the prompt's stable prefix now, as a turn with
-        these tools starts it, so that its prompt cache holds it before the
-        first request. Returns what the server counted."""
+    ) -> ChatRequest:
+        """A one-token request for the prompt's stable prefix, as a turn with
+        these tools starts it: the system prompt, the tools when every turn
+        shows them all (`stable_tools`), and the context's first lines."""
         catalogue = self._catalogue(tools)
+        shown = catalogue if self._settings.stable_tools else []
         turn = Turn(
             engine=self.engine,
             system_prompt=system_prompt,
             messages=[Message("user", "")],
-            tools={tool.name: tool for tool in catalogue},
+            tools={tool.name: tool for tool in shown},
             catalogue=catalogue,
             language=None,
             context=list(context),
         )
-        request = ModelStep(turn, tools_offered=bool(catalogue)).build_request()
+        request = ModelStep(turn, tools_offered=bool(shown)).build_request()
+        return replace(request, sampling=replace(request.sampling, max_tokens=1))
+
+    async def warm_up(self, request: ChatRequest) -> Usage | None:
+        """Have the server read a `warm_up_request` now, so that its prompt
+        cache holds the prefix before the first turn. Returns what it counted."""
         usage: Usage | None = None
-        one_token = replace(request.sampling, max_tokens=1)
-        async with aclosing(
-            self.engine.client.chat_stream(replace(request, sampling=one_token))
-        ) as stream:
+        async with aclosing(self.engine.client.chat_stream(request)) as stream:
             async for chunk in stream:
                 usage = chunk.usage or usage
         return usage
