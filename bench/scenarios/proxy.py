@@ -148,9 +148,9 @@ class RecordingProxy(LocalServer):
                     if k.lower() not in _SKIP_HEADERS
                 },
             )
-            await response.prepare(request)
             pending = b""
             try:
+                await response.prepare(request)
                 async for chunk in upstream.content.iter_any():
                     await response.write(chunk)
                     if call is not None:
