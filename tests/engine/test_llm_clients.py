@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Callable
 import contextlib
 from contextlib import aclosing
 import json
-from typing import Any
+from typing import Any, Literal
 
 import aiohttp
 import pytest
@@ -339,6 +339,54 @@ async def test_stream_cut_short_is_response_error(
 
     with pytest.raises(LLMResponseError, match="ended before"):
         await _collect(client, _request())
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    ("cut", "error"),
+    [("eof", "ended before"), ("abort", "Incomplete response|Broken response")],
+)
+async def test_a_reply_cut_after_its_content_is_response_error(
+    scripted_llm: ScriptedLLMServer,
+    make_client: ClientFactory,
+    backend: str,
+    cut: Literal["eof", "abort"],
+    error: str,
+) -> None:
+    """The scripted server's `cut` (bench.faults): the content arrives, then
+    the body ends cleanly without the reply's end, or the connection drops."""
+    scripted_llm.script(Reply(content="The kitchen light", cut=cut))
+    client = make_client(backend, scripted_llm.url)
+    received: list[str] = []
+
+    async def read() -> None:
+        async with aclosing(client.chat_stream(_request())) as stream:
+            async for chunk in stream:
+                received.append(chunk.content)
+
+    with pytest.raises(LLMResponseError, match=error):
+        await read()
+    assert "".join(received) == "The kitchen light"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_repeating_reply_streams_until_the_client_leaves(
+    scripted_llm: ScriptedLLMServer, make_client: ClientFactory, backend: str
+) -> None:
+    """The scripted server's `repeat` (bench.faults): a reply that ignores
+    max_tokens goes on past its content, until the client closes it."""
+    scripted_llm.script(Reply(content="It is on. ", repeat=True))
+    client = make_client(backend, scripted_llm.url)
+    received: list[str] = []
+
+    async with aclosing(client.chat_stream(_request())) as stream:
+        async for chunk in stream:
+            received.append(chunk.content)
+            if len(received) == 100:
+                break
+    assert "".join(received) == ("It is on. " * 50)
+    async with asyncio.timeout(2):
+        await scripted_llm.wait_for_disconnects()
 
 
 @pytest.mark.parametrize(
