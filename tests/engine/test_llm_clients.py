@@ -389,6 +389,38 @@ async def test_a_repeating_reply_streams_until_the_client_leaves(
         await scripted_llm.wait_for_disconnects()
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_reply_past_max_tokens_is_cut_and_left(
+    scripted_llm: ScriptedLLMServer, make_client: ClientFactory, backend: str
+) -> None:
+    """A server that ignores max_tokens: the reply ends at twice as many
+    pieces (each a token at least), and the client leaves so that it stops."""
+    scripted_llm.script(Reply(content="It is on. ", repeat=True))
+    client = make_client(backend, scripted_llm.url)
+
+    async with asyncio.timeout(10):  # without the cut, it never ends
+        chunks = await _collect(client, _request(sampling=Sampling(max_tokens=10)))
+
+    assert "".join(chunk.content for chunk in chunks) == "It is on. " * 10
+    assert chunks[-1].done
+    async with asyncio.timeout(2):
+        await scripted_llm.wait_for_disconnects()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_reply_within_twice_max_tokens_pieces_is_whole(
+    scripted_llm: ScriptedLLMServer, make_client: ClientFactory, backend: str
+) -> None:
+    scripted_llm.script(Reply(content="It is on. " * 10))
+    client = make_client(backend, scripted_llm.url)
+
+    chunks = await _collect(client, _request(sampling=Sampling(max_tokens=10)))
+
+    assert "".join(chunk.content for chunk in chunks) == "It is on. " * 10
+    assert chunks[-1].usage == Usage(prompt_tokens=10, completion_tokens=5)
+    assert scripted_llm.disconnects == 0
+
+
 @pytest.mark.parametrize(
     ("backend", "raw"),
     [

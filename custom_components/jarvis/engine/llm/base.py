@@ -40,6 +40,18 @@ class ChatRequest:
     json_schema: JsonObject | None = None
 
 
+# A streamed piece with text or a call carries a token at least (llama.cpp may
+# send two for one as it parses a tool call): a reply of more pieces than twice
+# max_tokens comes from a server that ignores max_tokens. The client ends it
+# there, as the server should have; else it would run on to the turn deadline.
+PIECES_PER_TOKEN = 2
+
+
+def max_pieces(request: ChatRequest) -> int:
+    """The most pieces with text or a call a streamed reply to `request` may have."""
+    return PIECES_PER_TOKEN * request.sampling.max_tokens
+
+
 @dataclass(frozen=True, slots=True)
 class Usage:
     """Token counts reported by the server for one call."""

@@ -14,6 +14,7 @@ import ollama
 import pydantic
 
 from ..bounded import TooLargeError, response_cap
+from ..redact import redacting_logger
 from ..types import Message, ToolCall
 from .base import (
     MAX_STREAM_LINE,
@@ -25,7 +26,10 @@ from .base import (
     LLMTimeoutError,
     LLMToolsRejectedError,
     Usage,
+    max_pieces,
 )
+
+_LOGGER = redacting_logger(__name__)
 
 
 def _wire_message(message: Message) -> ollama.Message:
@@ -182,17 +186,20 @@ class OllamaClient:
                     ),
                 ),
             )
+            pieces_left = max_pieces(request)
             # aclosing: an abandoned stream must close its response at once, so
             # Ollama notices the disconnect and stops generating.
             async with aclosing(stream):
                 async for part in stream:
                     chunk = _chunk(part)
-                    if (
-                        chunk.content
-                        or chunk.thinking
-                        or chunk.tool_calls
-                        or chunk.done
-                    ):
+                    if chunk.content or chunk.thinking or chunk.tool_calls:
+                        if not pieces_left:
+                            _LOGGER.warning("The server ignored max_tokens; reply cut")
+                            yield ChatChunk(done=True)
+                            return
+                        pieces_left -= 1
+                        yield chunk
+                    elif chunk.done:
                         yield chunk
                     if chunk.done:
                         return

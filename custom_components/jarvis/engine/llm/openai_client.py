@@ -28,6 +28,7 @@ from .base import (
     LLMTimeoutError,
     LLMToolsRejectedError,
     Usage,
+    max_pieces,
 )
 
 _LOGGER = redacting_logger(__name__)
@@ -284,7 +285,9 @@ class OpenAIClient:
                 await self._raise_for_status(response, had_tools=bool(request.tools))
                 finished = False
                 try:
-                    async with aclosing(self._read_events(response)) as events:
+                    async with aclosing(
+                        self._read_events(response, max_pieces(request))
+                    ) as events:
                         async for chunk in events:
                             yield chunk
                     finished = True
@@ -317,7 +320,7 @@ class OpenAIClient:
             return await send()
 
     async def _read_events(
-        self, response: aiohttp.ClientResponse
+        self, response: aiohttp.ClientResponse, pieces_left: int
     ) -> AsyncGenerator[ChatChunk]:
         calls: dict[int, _PartialCall] = {}
         usage: Usage | None = None
@@ -350,6 +353,13 @@ class OpenAIClient:
                 delta = choice.get("delta") or {}
                 content = delta.get("content") or ""
                 thinking = delta.get("reasoning_content") or ""
+                if content or thinking or delta.get("tool_calls"):
+                    if not pieces_left:
+                        _LOGGER.warning("The server ignored max_tokens; reply cut")
+                        response.close()  # the server stops only when we leave
+                        yield ChatChunk(tool_calls=flush(), usage=usage, done=True)
+                        return
+                    pieces_left -= 1
                 if content or thinking:
                     yield ChatChunk(content=content, thinking=thinking)
                 for part in delta.get("tool_calls") or ():
