@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from collections.abc import Awaitable, Callable
 import contextlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -35,7 +36,7 @@ import shlex
 import sys
 import time
 from types import MappingProxyType
-from typing import cast
+from typing import Any, cast
 
 from homeassistant.config_entries import ConfigEntry, ConfigSubentry
 from homeassistant.core import HomeAssistant
@@ -157,91 +158,80 @@ class FaultServer:
 # -- tools, as Home Assistant's LLM API holds them ---------------------------------
 
 
-class TurnOnTool(llm.Tool):
-    """Counts its runs: identical calls in one step must run once."""
+type Run = Callable[[dict[str, Any]], Awaitable[JsonObjectType]]
 
-    name = "HassTurnOn"
-    description = "Turns on a device."
-    parameters = vol.Schema({vol.Required("name"): str})
 
-    def __init__(self) -> None:
+class BenchTool(llm.Tool):
+    """A tool of one argument, as Home Assistant's LLM API holds it, and as
+    the engine is offered it."""
+
+    def __init__(
+        self, name: str, description: str, argument: str, kind: type, run: Run
+    ) -> None:
+        self.name, self.description = name, description
+        self.parameters = vol.Schema({vol.Required(argument): kind})
+        schema = {"type": "integer" if kind is int else "string"}
+        self.spec = ToolSpec(
+            name,
+            description,
+            {
+                "type": "object",
+                "properties": {argument: schema},
+                "required": [argument],
+            },
+        )
+        self._run = run
+
+    async def async_call(
+        self,
+        hass: HomeAssistant,
+        tool_input: llm.ToolInput,
+        llm_context: llm.LLMContext,
+    ) -> JsonObjectType:
+        return await self._run(tool_input.tool_args)
+
+
+class Tools:
+    """One tool that counts its runs (identical calls in one step must run
+    once), one with a bug, and the MCP test server's `huge`."""
+
+    def __init__(self, mcp_url: str) -> None:
         self.runs = 0
+        self.mcp: McpServer | None = None
+        if mcp_url:
+            subentry = ConfigSubentry(
+                data=MappingProxyType(
+                    {CONF_URL: mcp_url, CONF_TRANSPORT: "streamable_http"}
+                ),
+                subentry_type=SUBENTRY_MCP_SERVER,
+                title="Test tools",
+                unique_id=None,
+            )
+            # Jarvis's own McpServer: a call uses neither Home Assistant nor
+            # the entry (only a server that goes down does, to retry).
+            self.mcp = McpServer(
+                cast(HomeAssistant, None), cast(ConfigEntry, None), subentry
+            )
+        self.all = [
+            BenchTool("HassTurnOn", "Turns on a device.", "name", str, self._turn_on),
+            BenchTool(
+                "get_forecast", "The forecast for a city.", "city", str, self._forecast
+            ),
+            BenchTool("huge", "A text of any size.", "size", int, self._huge),
+        ]
 
-    async def async_call(
-        self,
-        hass: HomeAssistant,
-        tool_input: llm.ToolInput,
-        llm_context: llm.LLMContext,
-    ) -> JsonObjectType:
+    async def _turn_on(self, args: dict[str, Any]) -> JsonObjectType:
         self.runs += 1
-        return {"success": True, "name": str(tool_input.tool_args["name"])}
+        return {"success": True, "name": str(args["name"])}
 
+    async def _forecast(self, args: dict[str, Any]) -> JsonObjectType:
+        # The bug: an unknown city raises KeyError, none of HA's errors.
+        return {"forecast": {"Paris": "sunny"}[str(args["city"])]}
 
-class ForecastTool(llm.Tool):
-    """A tool with a bug: an unknown city raises KeyError, none of HA's errors."""
-
-    name = "get_forecast"
-    description = "The weather forecast for a city."
-    parameters = vol.Schema({vol.Required("city"): str})
-
-    async def async_call(
-        self,
-        hass: HomeAssistant,
-        tool_input: llm.ToolInput,
-        llm_context: llm.LLMContext,
-    ) -> JsonObjectType:
-        forecasts = {"Paris": "sunny"}
-        return {"forecast": forecasts[str(tool_input.tool_args["city"])]}
-
-
-class HugeTool(llm.Tool):
-    """The MCP test server's `huge`, called through Jarvis's McpServer."""
-
-    name = "huge"
-    description = "A text of any size."
-    parameters = vol.Schema({vol.Required("size"): int})
-
-    def __init__(self, url: str) -> None:
-        subentry = ConfigSubentry(
-            data=MappingProxyType({CONF_URL: url, CONF_TRANSPORT: "streamable_http"}),
-            subentry_type=SUBENTRY_MCP_SERVER,
-            title="Test tools",
-            unique_id=None,
-        )
-        # A call uses neither Home Assistant nor the entry (only a server that
-        # goes down does: it is retried in the background).
-        self.server = McpServer(
-            cast(HomeAssistant, None), cast(ConfigEntry, None), subentry
-        )
-
-    async def async_call(
-        self,
-        hass: HomeAssistant,
-        tool_input: llm.ToolInput,
-        llm_context: llm.LLMContext,
-    ) -> JsonObjectType:
-        result = await self.server.async_call(
-            McpTool(self.name, self.description, {}), tool_input.tool_args
-        )
+    async def _huge(self, args: dict[str, Any]) -> JsonObjectType:
+        assert self.mcp is not None
+        result = await self.mcp.async_call(McpTool("huge", "", {}), args)
         return {"text": result.text[:200]}
-
-
-SPECS = [
-    ToolSpec(
-        name,
-        description,
-        {
-            "type": "object",
-            "properties": {argument: {"type": kind}},
-            "required": [argument],
-        },
-    )
-    for name, description, argument, kind in (
-        (TurnOnTool.name, TurnOnTool.description, "name", "string"),
-        (ForecastTool.name, ForecastTool.description, "city", "string"),
-        (HugeTool.name, HugeTool.description, "size", "integer"),
-    )
-]
 
 
 def chat_log_handler(tool: llm.Tool) -> ToolHandler:
@@ -323,26 +313,27 @@ def _short(text: str, limit: int = 60) -> str:
     return f"{text[:limit]}… ({len(text):,} chars)"
 
 
-def _note(result: TurnResult, turn_on: TurnOnTool) -> str:
+def _note(result: TurnResult, tools: Tools) -> str:
     """What the tools did and what the model was told."""
     parts = [
         f"{record.name}: " + str(record.result.get("error_text") or "ok")
         for record in result.tool_calls
     ]
-    if turn_on.runs:
-        parts.append(f"{turn_on.name} ran {turn_on.runs}×")
+    if tools.runs:
+        parts.append(f"HassTurnOn ran {tools.runs}×")
     return _short("; ".join(parts), 200)
 
 
 async def _turn(
-    client: LLMClient,
-    settings: LoopSettings,
-    handlers: dict[str, ToolHandler],
-    history: list[Message],
+    client: LLMClient, settings: LoopSettings, tools: Tools, history: list[Message]
 ) -> tuple[TurnResult, LocalStepHost]:
-    host = LocalStepHost(handlers)
+    host = LocalStepHost({tool.name: chat_log_handler(tool) for tool in tools.all})
     result = await ReplyLoop(client, settings).run(
-        system_prompt=SYSTEM, history=history, tools=SPECS, host=host, language="en"
+        system_prompt=SYSTEM,
+        history=history,
+        tools=[tool.spec for tool in tools.all],
+        host=host,
+        language="en",
     )
     return result, host
 
@@ -360,9 +351,7 @@ async def run_fault(
         mcp_port = int(line.split()[1])  # "PORT <n>"
     server = await FaultServer.start(fault, backend, sizes, mcp_port)
     client = create_client(backend, server.llm_url)
-    turn_on = TurnOnTool()
-    tools: list[llm.Tool] = [turn_on, ForecastTool(), HugeTool(server.mcp_url)]
-    handlers = {tool.name: chat_log_handler(tool) for tool in tools}
+    tools = Tools(server.mcp_url)
     settings = LoopSettings(
         model=MODEL,
         max_turns=DEFAULT_MAX_TURNS,
@@ -378,7 +367,7 @@ async def run_fault(
         monitor = LagMonitor()
         lag = asyncio.create_task(monitor.run())
         cpu, started = time.process_time(), time.monotonic()
-        result, host = await _turn(client, settings, handlers, REQUEST)
+        result, host = await _turn(client, settings, tools, REQUEST)
         figures.seconds = time.monotonic() - started
         figures.cpu_seconds = time.process_time() - cpu
         lag.cancel()
@@ -392,8 +381,8 @@ async def run_fault(
         figures.spoken = host.text
         figures.sent = sent["mcp_sent" if fault.mcp else "llm_sent"]
         figures.left = sent["left"]
-        figures.note = _note(result, turn_on)
-        later, host = await _turn(client, settings, handlers, NEXT_REQUEST)
+        figures.note = _note(result, tools)
+        later, host = await _turn(client, settings, tools, NEXT_REQUEST)
         figures.next_turn = (
             "ok"
             if (later.ended, host.text) == ("done", NEXT_REPLY)
@@ -423,11 +412,13 @@ def row(fault: Fault, sizes: Sizes, f: Figures) -> str:
     )
     ended = f.ended + (f" ({_short(f.error, 50)})" if f.error else "")
     rss = "n/a" if f.rss_growth is None else f"{f.rss_growth / MIB:+.1f} MiB"
+    # For an MCP fault the LLM server has nothing to leave.
+    left = "n/a" if fault.mcp else ("yes" if f.left else "no")
     return (
         f"| {label} | {f.backend} | {ended} | {f.seconds:.2f} s | "
         f"{_short(f.spoken, 80) or '(nothing)'} | {f.cpu_seconds:.2f} s | "
         f"{f.loop_lag * 1000:.0f} ms | {rss} | "
-        f"{_size(f.sent)} | {'yes' if f.left else 'no'} | {f.next_turn} | "
+        f"{_size(f.sent)} | {left} | {f.next_turn} | "
         f"{f.note} |"
     )
 
