@@ -91,7 +91,9 @@ NEXT_REQUEST = [Message("user", "What time is it?")]
 # -- the servers' processes -------------------------------------------------------
 
 
-async def _spawn(*args: str) -> tuple[asyncio.subprocess.Process, bytes]:
+async def _spawn(
+    *args: str, quiet: bool = False
+) -> tuple[asyncio.subprocess.Process, bytes]:
     """A module of this repository in a process of its own, and its first line."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -100,6 +102,7 @@ async def _spawn(*args: str) -> tuple[asyncio.subprocess.Process, bytes]:
         cwd=ROOT,
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL if quiet else None,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert process.stdout is not None
@@ -345,8 +348,9 @@ async def run_fault(
     mcp: asyncio.subprocess.Process | None = None
     mcp_port: int | None = None
     if fault.mcp:
+        # Quiet: its libraries warn of their own definitions on stderr.
         mcp, line = await _spawn(
-            "tests.tools.mcp_server", "--transport", "streamable_http"
+            "tests.tools.mcp_server", "--transport", "streamable_http", quiet=True
         )
         mcp_port = int(line.split()[1])  # "PORT <n>"
     server = await FaultServer.start(fault, backend, sizes, mcp_port)
