@@ -407,6 +407,32 @@ async def test_a_reply_past_max_tokens_is_cut_and_left(
         await scripted_llm.wait_for_disconnects()
 
 
+def _pieces_body(backend: str, text: str, count: int) -> str:
+    """A whole streamed reply of `count` pieces of `text`."""
+    if backend == "openai":
+        piece = {"choices": [{"index": 0, "delta": {"content": text}}]}
+        end = {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+        return "".join(f"data: {json.dumps(p)}\n\n" for p in [piece] * count + [end])
+    message = {"model": "m", "message": {"role": "assistant", "content": text}}
+    last = {"model": "m", "message": {"role": "assistant", "content": ""}}
+    lines = [message | {"done": False}] * count + [last | {"done": True}]
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_reply_of_big_pieces_past_max_tokens_is_cut(
+    scripted_llm: ScriptedLLMServer, make_client: ClientFactory, backend: str
+) -> None:
+    """Few pieces, but more text than max_tokens tokens could hold."""
+    scripted_llm.script(Reply(raw=_pieces_body(backend, "x" * 1000, 3)))
+    client = make_client(backend, scripted_llm.url)
+
+    chunks = await _collect(client, _request(sampling=Sampling(max_tokens=10)))
+
+    assert "".join(chunk.content for chunk in chunks) == "x" * 1000
+    assert chunks[-1].done
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_a_reply_within_twice_max_tokens_pieces_is_whole(
     scripted_llm: ScriptedLLMServer, make_client: ClientFactory, backend: str

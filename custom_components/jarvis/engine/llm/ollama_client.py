@@ -25,8 +25,8 @@ from .base import (
     LLMResponseError,
     LLMTimeoutError,
     LLMToolsRejectedError,
+    ReplyBudget,
     Usage,
-    max_pieces,
 )
 
 _LOGGER = redacting_logger(__name__)
@@ -186,18 +186,21 @@ class OllamaClient:
                     ),
                 ),
             )
-            pieces_left = max_pieces(request)
+            budget = ReplyBudget(request.sampling.max_tokens)
             # aclosing: an abandoned stream must close its response at once, so
             # Ollama notices the disconnect and stops generating.
             async with aclosing(stream):
                 async for part in stream:
                     chunk = _chunk(part)
                     if chunk.content or chunk.thinking or chunk.tool_calls:
-                        if not pieces_left:
+                        size = len(chunk.content) + len(chunk.thinking)
+                        size += sum(
+                            len(json.dumps(call.arguments)) for call in chunk.tool_calls
+                        )
+                        if not budget.spend(size):
                             _LOGGER.warning("The server ignored max_tokens; reply cut")
                             yield ChatChunk(done=True)
                             return
-                        pieces_left -= 1
                         yield chunk
                     elif chunk.done:
                         yield chunk
