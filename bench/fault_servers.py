@@ -26,6 +26,7 @@ BACKENDS = ("openai", "ollama")
 MODEL = "bench-model"  # no size in the name: native tool calls
 NEXT_REPLY = "It is noon."
 MIB = 1024 * 1024
+BIG_PIECE = 256 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +54,19 @@ def _invalid_json(backend: str, sizes: Sizes) -> list[Reply]:
     return [Reply(raw='{"message": {"role": "assistant", "content": "The kit\n')]
 
 
+def _big_pieces(backend: str, sizes: Sizes) -> list[Reply]:
+    # Within max_tokens by count, each piece 256 KiB of one endless sentence.
+    text = ("and on " * (BIG_PIECE // 7 + 1))[:BIG_PIECE]
+    if backend == "openai":
+        event = json.dumps({"choices": [{"index": 0, "delta": {"content": text}}]})
+        line = f"data: {event}\n\n"
+    else:
+        chunk = {"message": {"role": "assistant", "content": text}, "done": False}
+        line = json.dumps(chunk) + "\n"
+    # Twice: a reply with nothing in it is asked for again (the repair call).
+    return [Reply(raw=line * (sizes.mib * MIB // BIG_PIECE * 4))] * 2
+
+
 FAULTS = [
     Fault(
         "trickle",
@@ -70,6 +84,11 @@ FAULTS = [
         "runaway-no-stop",
         "max_tokens ignored: one sentence that never ends",
         lambda b, s: [Reply(content="and on ", repeat=True)],
+    ),
+    Fault(
+        "big-pieces",
+        "pieces of 256 KiB with no sentence end, {big} MiB",
+        _big_pieces,
     ),
     Fault(
         "long-line",

@@ -412,7 +412,7 @@ HEADER = (
 def row(fault: Fault, sizes: Sizes, f: Figures) -> str:
     """The figures as a Markdown table row."""
     label = fault.label.format(
-        trickle=sizes.trickle, mib=sizes.mib, repeats=sizes.repeats
+        trickle=sizes.trickle, mib=sizes.mib, repeats=sizes.repeats, big=sizes.mib * 4
     )
     ended = f.ended + (f" ({_short(f.error, 50)})" if f.error else "")
     rss = "n/a" if f.rss_growth is None else f"{f.rss_growth / MIB:+.1f} MiB"
