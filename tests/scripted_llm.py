@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
+import itertools
 import json
 import time
-from typing import Any
+from typing import Any, Literal
 import uuid
 
 from aiohttp import web
@@ -42,6 +43,12 @@ class Reply:
     piece_delay: float = 0.0
     # Stream whatever content there is, then send nothing until the client leaves.
     hang: bool = False
+    # Stream the content again and again until the client leaves (a server
+    # that ignores max_tokens).
+    repeat: bool = False
+    # Stream the content, then end the reply without its end: "eof" ends the
+    # body cleanly, "abort" drops the connection mid-body (a server that died).
+    cut: Literal["eof", "abort"] | None = None
     # Sent verbatim (status 200) instead of a well-formed reply.
     raw: str | None = None
     # With `hang`, after the content: a line of this many bytes that never
@@ -53,6 +60,11 @@ class Reply:
 
 def _pieces(text: str, size: int) -> list[str]:
     return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def _content_pieces(reply: Reply) -> Iterator[str]:
+    pieces = _pieces(reply.content, CONTENT_PIECE)
+    return itertools.cycle(pieces) if reply.repeat else iter(pieces)
 
 
 class ScriptedLLMServer:
@@ -186,6 +198,10 @@ class ScriptedLLMServer:
                 await response.write(
                     b"x" * min(LONG_LINE_PIECE, reply.long_line - start)
                 )
+            if reply.cut == "abort":
+                assert request.transport is not None
+                request.transport.abort()
+                return response
             if reply.hang:
                 await asyncio.Event().wait()
             await response.write_eof()
@@ -289,11 +305,11 @@ class ScriptedLLMServer:
                         model, {"role": "assistant", "content": "", "thinking": piece}
                     )
                 )
-            for piece in _pieces(reply.content, CONTENT_PIECE):
+            for piece in _content_pieces(reply):
                 yield _ndjson(
                     _ollama_chunk(model, {"role": "assistant", "content": piece})
                 )
-            if reply.hang:
+            if reply.hang or reply.cut:
                 return
             if tool_calls:
                 # Ollama sends each complete call in one chunk.
@@ -388,9 +404,9 @@ class ScriptedLLMServer:
             yield _sse(chunk({"role": "assistant", "content": ""}))
             for piece in _pieces(reply.thinking, CONTENT_PIECE):
                 yield _sse(chunk({"reasoning_content": piece}))
-            for piece in _pieces(reply.content, CONTENT_PIECE):
+            for piece in _content_pieces(reply):
                 yield _sse(chunk({"content": piece}))
-            if reply.hang:
+            if reply.hang or reply.cut:
                 return
             for index, (call_id, name, arguments) in enumerate(calls):
                 # The first delta names the call; the arguments follow in pieces.

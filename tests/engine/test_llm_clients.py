@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Callable
 import contextlib
 from contextlib import aclosing
 import json
-from typing import Any
+from typing import Any, Literal
 
 import aiohttp
 import pytest
@@ -339,6 +339,112 @@ async def test_stream_cut_short_is_response_error(
 
     with pytest.raises(LLMResponseError, match="ended before"):
         await _collect(client, _request())
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    ("cut", "error"),
+    [("eof", "ended before"), ("abort", "Incomplete response|Broken response")],
+)
+async def test_a_reply_cut_after_its_content_is_response_error(
+    scripted_llm: ScriptedLLMServer,
+    make_client: ClientFactory,
+    backend: str,
+    cut: Literal["eof", "abort"],
+    error: str,
+) -> None:
+    """The scripted server's `cut` (bench.faults): the content arrives, then
+    the body ends cleanly without the reply's end, or the connection drops."""
+    scripted_llm.script(Reply(content="The kitchen light", cut=cut))
+    client = make_client(backend, scripted_llm.url)
+    received: list[str] = []
+
+    async def read() -> None:
+        async with aclosing(client.chat_stream(_request())) as stream:
+            async for chunk in stream:
+                received.append(chunk.content)
+
+    with pytest.raises(LLMResponseError, match=error):
+        await read()
+    assert "".join(received) == "The kitchen light"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_repeating_reply_streams_until_the_client_leaves(
+    scripted_llm: ScriptedLLMServer, make_client: ClientFactory, backend: str
+) -> None:
+    """The scripted server's `repeat` (bench.faults): a reply that ignores
+    max_tokens goes on past its content, until the client closes it."""
+    scripted_llm.script(Reply(content="It is on. ", repeat=True))
+    client = make_client(backend, scripted_llm.url)
+    received: list[str] = []
+
+    async with aclosing(client.chat_stream(_request())) as stream:
+        async for chunk in stream:
+            received.append(chunk.content)
+            if len(received) == 100:
+                break
+    assert "".join(received) == ("It is on. " * 50)
+    async with asyncio.timeout(2):
+        await scripted_llm.wait_for_disconnects()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_reply_past_max_tokens_is_cut_and_left(
+    scripted_llm: ScriptedLLMServer, make_client: ClientFactory, backend: str
+) -> None:
+    """A server that ignores max_tokens: the reply ends at twice as many
+    pieces (each a token at least), and the client leaves so that it stops."""
+    scripted_llm.script(Reply(content="It is on. ", repeat=True))
+    client = make_client(backend, scripted_llm.url)
+
+    async with asyncio.timeout(10):  # without the cut, it never ends
+        chunks = await _collect(client, _request(sampling=Sampling(max_tokens=10)))
+
+    assert "".join(chunk.content for chunk in chunks) == "It is on. " * 10
+    assert chunks[-1].done
+    async with asyncio.timeout(2):
+        await scripted_llm.wait_for_disconnects()
+
+
+def _pieces_body(backend: str, text: str, count: int) -> str:
+    """A whole streamed reply of `count` pieces of `text`."""
+    if backend == "openai":
+        piece = {"choices": [{"index": 0, "delta": {"content": text}}]}
+        end = {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+        return "".join(f"data: {json.dumps(p)}\n\n" for p in [piece] * count + [end])
+    message = {"model": "m", "message": {"role": "assistant", "content": text}}
+    last = {"model": "m", "message": {"role": "assistant", "content": ""}}
+    lines = [message | {"done": False}] * count + [last | {"done": True}]
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_reply_of_big_pieces_past_max_tokens_is_cut(
+    scripted_llm: ScriptedLLMServer, make_client: ClientFactory, backend: str
+) -> None:
+    """Few pieces, but more text than max_tokens tokens could hold."""
+    scripted_llm.script(Reply(raw=_pieces_body(backend, "x" * 1000, 3)))
+    client = make_client(backend, scripted_llm.url)
+
+    chunks = await _collect(client, _request(sampling=Sampling(max_tokens=10)))
+
+    assert "".join(chunk.content for chunk in chunks) == "x" * 1000
+    assert chunks[-1].done
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_reply_within_twice_max_tokens_pieces_is_whole(
+    scripted_llm: ScriptedLLMServer, make_client: ClientFactory, backend: str
+) -> None:
+    scripted_llm.script(Reply(content="It is on. " * 10))
+    client = make_client(backend, scripted_llm.url)
+
+    chunks = await _collect(client, _request(sampling=Sampling(max_tokens=10)))
+
+    assert "".join(chunk.content for chunk in chunks) == "It is on. " * 10
+    assert chunks[-1].usage == Usage(prompt_tokens=10, completion_tokens=5)
+    assert scripted_llm.disconnects == 0
 
 
 @pytest.mark.parametrize(

@@ -40,6 +40,32 @@ class ChatRequest:
     json_schema: JsonObject | None = None
 
 
+# Far more characters than tokens of any reply have on average (most tokens
+# have two to six; the longest, runs of spaces or symbols, a few dozen).
+TOKEN_CHARS = 128
+
+
+class ReplyBudget:
+    """What a streamed reply may still bring within its max_tokens.
+
+    Every piece with text or a call carries a token at least (llama.cpp may
+    send two for one as it parses a tool call), and tokens average far fewer
+    than TOKEN_CHARS characters: a reply past either bound comes from a
+    server that ignores max_tokens. Clients end it there, as the server should
+    have; else it runs on to the turn deadline, its text growing meanwhile.
+    """
+
+    def __init__(self, max_tokens: int) -> None:
+        self._pieces = 2 * max_tokens
+        self._chars = TOKEN_CHARS * max_tokens
+
+    def spend(self, chars: int) -> bool:
+        """Count a piece of `chars` characters; False if it is over the budget."""
+        self._pieces -= 1
+        self._chars -= chars
+        return self._pieces >= 0 and self._chars >= 0
+
+
 @dataclass(frozen=True, slots=True)
 class Usage:
     """Token counts reported by the server for one call."""

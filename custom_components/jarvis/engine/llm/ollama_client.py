@@ -14,6 +14,7 @@ import ollama
 import pydantic
 
 from ..bounded import TooLargeError, response_cap
+from ..redact import redacting_logger
 from ..types import Message, ToolCall
 from .base import (
     MAX_STREAM_LINE,
@@ -24,8 +25,11 @@ from .base import (
     LLMResponseError,
     LLMTimeoutError,
     LLMToolsRejectedError,
+    ReplyBudget,
     Usage,
 )
+
+_LOGGER = redacting_logger(__name__)
 
 
 def _wire_message(message: Message) -> ollama.Message:
@@ -182,17 +186,23 @@ class OllamaClient:
                     ),
                 ),
             )
+            budget = ReplyBudget(request.sampling.max_tokens)
             # aclosing: an abandoned stream must close its response at once, so
             # Ollama notices the disconnect and stops generating.
             async with aclosing(stream):
                 async for part in stream:
                     chunk = _chunk(part)
-                    if (
-                        chunk.content
-                        or chunk.thinking
-                        or chunk.tool_calls
-                        or chunk.done
-                    ):
+                    if chunk.content or chunk.thinking or chunk.tool_calls:
+                        size = len(chunk.content) + len(chunk.thinking)
+                        size += sum(
+                            len(json.dumps(call.arguments)) for call in chunk.tool_calls
+                        )
+                        if not budget.spend(size):
+                            _LOGGER.warning("The server ignored max_tokens; reply cut")
+                            yield ChatChunk(done=True)
+                            return
+                        yield chunk
+                    elif chunk.done:
                         yield chunk
                     if chunk.done:
                         return

@@ -27,6 +27,7 @@ from .base import (
     LLMResponseError,
     LLMTimeoutError,
     LLMToolsRejectedError,
+    ReplyBudget,
     Usage,
 )
 
@@ -287,7 +288,11 @@ class OpenAIClient:
                 await self._raise_for_status(response, had_tools=bool(request.tools))
                 finished = False
                 try:
-                    async with aclosing(self._read_events(response)) as events:
+                    async with aclosing(
+                        self._read_events(
+                            response, ReplyBudget(request.sampling.max_tokens)
+                        )
+                    ) as events:
                         async for chunk in events:
                             yield chunk
                     finished = True
@@ -320,7 +325,7 @@ class OpenAIClient:
             return await send()
 
     async def _read_events(
-        self, response: aiohttp.ClientResponse
+        self, response: aiohttp.ClientResponse, budget: ReplyBudget
     ) -> AsyncGenerator[ChatChunk]:
         calls: dict[int, _PartialCall] = {}
         usage: Usage | None = None
@@ -353,9 +358,21 @@ class OpenAIClient:
                 delta = choice.get("delta") or {}
                 content = delta.get("content") or ""
                 thinking = delta.get("reasoning_content") or ""
+                parts = delta.get("tool_calls") or ()
+                arguments = "".join(
+                    str((part.get("function") or {}).get("arguments") or "")
+                    for part in parts
+                )
+                if (content or thinking or parts) and not budget.spend(
+                    len(content) + len(thinking) + len(arguments)
+                ):
+                    _LOGGER.warning("The server ignored max_tokens; reply cut")
+                    response.close()  # the server stops only when we leave
+                    yield ChatChunk(tool_calls=flush(), usage=usage, done=True)
+                    return
                 if content or thinking:
                     yield ChatChunk(content=content, thinking=thinking)
-                for part in delta.get("tool_calls") or ():
+                for part in parts:
                     call = calls.setdefault(part.get("index", 0), _PartialCall())
                     call.id = part.get("id") or call.id
                     function = part.get("function") or {}
