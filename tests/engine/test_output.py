@@ -57,3 +57,26 @@ def test_gate_holds_a_lead_in_until_prose_follows_it() -> None:
     assert gate.feed("To turn it off, use:\n") == ""
     assert gate.feed("```json") == ""
     assert gate.held == "To turn it off, use:\n```json"
+
+
+@pytest.mark.parametrize(
+    ("pieces", "shown"),
+    [
+        (["It is on. Now I call ", "`", "``json"], "It is on. "),
+        (["Done. Then <to", "ol_call>"], "Done. "),
+        (["Done. Next: tool", "_call"], "Done. "),
+        (["Okay. " + "x" * 5000, " then {", '"name"'], "Okay. "),
+    ],
+)
+def test_a_call_marker_split_across_pieces_blocks_the_rest(
+    pieces: list[str], shown: str
+) -> None:
+    gate = ReleaseGate()
+    assert "".join(gate.feed(piece) for piece in pieces) == shown
+    assert gate.feed(" More. ") == ""
+
+
+def test_a_lead_in_is_held_until_what_follows_is_prose() -> None:
+    gate = ReleaseGate()
+    assert gate.feed("To do that, use:\n") == ""
+    assert gate.feed("nothing at all. ") == "To do that, use:\nnothing at all. "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 import re
 
-from .textproto import looks_like_call_syntax
+from .textproto import CALL_MARKERS, looks_like_call_syntax
 
 _THINK_OPEN = "<think>"
 _THINK_CLOSE = "</think>"
@@ -67,6 +67,16 @@ def strip_think(text: str) -> str:
     return (think.feed(text) + think.flush()).strip()
 
 
+_LONGEST_MARKER = max(map(len, CALL_MARKERS))
+
+
+def _ends_lead_in(text: str, end: int) -> bool:
+    """Whether the text before a sentence end ends with ":" (spaces aside)."""
+    while end > 0 and text[end - 1].isspace():
+        end -= 1
+    return end > 0 and text[end - 1] == ":"
+
+
 class ReleaseGate:
     """Decides how much of a streaming reply can be shown before it is complete.
 
@@ -81,6 +91,9 @@ class ReleaseGate:
         # A sentence the veto rejects is held, and so is all that follows.
         self._veto = veto
         self._pending = ""
+        # Where in `_pending` the next feed starts looking: each character is
+        # looked at about once, however long a reply runs without a sentence end.
+        self._scanned = 0
         self.released = ""
 
     def feed(self, text: str) -> str:
@@ -91,14 +104,18 @@ class ReleaseGate:
         if not self.released and self._pending.lstrip()[:1] in ("{", "[", "<", "`"):
             self._blocked = True
             return ""
-        if looks_like_call_syntax(self._pending):
+        # A marker may straddle the previous feed's end; a sentence end's
+        # "." may wait for the space after it.
+        new = max(0, self._scanned - _LONGEST_MARKER)
+        self._scanned = len(self._pending)
+        if looks_like_call_syntax(self._pending[new:]):
             self._blocked = True
             return ""
         boundary = 0
-        for match in _SENTENCE_END_RE.finditer(self._pending):
+        for match in _SENTENCE_END_RE.finditer(self._pending, new):
             # A lead-in ("To do that, use:") may introduce a call: keep it
             # until what follows shows it does not.
-            if not self._pending[: match.end()].rstrip().endswith(":"):
+            if not _ends_lead_in(self._pending, match.end()):
                 boundary = match.end()
         if not boundary:
             return ""
@@ -107,6 +124,7 @@ class ReleaseGate:
             self._blocked = True
             return ""
         self._pending = self._pending[boundary:]
+        self._scanned -= boundary
         self.released += ready
         return ready
 
