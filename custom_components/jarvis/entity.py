@@ -41,7 +41,7 @@ from .const import (
     ENGINE_FEATURE_DEFAULTS,
     LOGGER,
 )
-from .engine.cache import ConversationCaches
+from .engine.cache import ConversationCache, ConversationCaches
 from .engine.llm.base import LLMError, Sampling
 from .engine.loop import (
     Delta,
@@ -299,6 +299,18 @@ class JarvisLLMEntity(Entity):
             turn_deadline=float(data.get(CONF_TURN_DEADLINE, DEFAULT_TURN_DEADLINE)),
         )
 
+    def _reply_loop(self, cache: ConversationCache | None = None) -> ReplyLoop:
+        """The reply loop of this agent, on its entry's client."""
+        runtime = self.entry.runtime_data
+        return ReplyLoop(
+            runtime.client,
+            self.loop_settings(),
+            runtime.protocols,
+            async_get_memory(self.hass) if self.feature(CONF_MEMORY) else None,
+            runtime.tokens,
+            cache=cache,
+        )
+
     async def async_warm_up(self, prompt: str | None) -> None:
         """Have the LLM server read this agent's prompt prefix now, as a
         conversation without a satellite starts it (see `ReplyLoop.warm_up`).
@@ -323,15 +335,7 @@ class JarvisLLMEntity(Entity):
         names = ToolNames(chat_log.llm_api)
         system_prompt, _ = history_from_chat_log(chat_log, names)
         system_prompt, _ = split_prompt(self.hass, chat_log, system_prompt)
-        runtime = self.entry.runtime_data
-        memory = async_get_memory(self.hass) if self.feature(CONF_MEMORY) else None
-        loop = ReplyLoop(
-            runtime.client,
-            self.loop_settings(),
-            runtime.protocols,
-            memory,
-            runtime.tokens,
-        )
+        loop = self._reply_loop()
         request = loop.warm_up_request(
             system_prompt=system_prompt,
             tools=tool_specs(chat_log.llm_api, names),
@@ -361,15 +365,7 @@ class JarvisLLMEntity(Entity):
         names = ToolNames(chat_log.llm_api)
         system_prompt, history = history_from_chat_log(chat_log, names)
         system_prompt, context = split_prompt(self.hass, chat_log, system_prompt)
-        memory = async_get_memory(self.hass) if self.feature(CONF_MEMORY) else None
-        loop = ReplyLoop(
-            runtime.client,
-            self.loop_settings(),
-            runtime.protocols,
-            memory,
-            runtime.tokens,
-            cache=self._caches.get(chat_log.conversation_id),
-        )
+        loop = self._reply_loop(self._caches.get(chat_log.conversation_id))
         result = await loop.run(
             system_prompt=system_prompt,
             history=history,

@@ -33,6 +33,15 @@ from tests.tools.conftest import setup_jarvis
 pytestmark = pytest.mark.usefixtures("ha_core")
 
 
+async def _agent(hass: HomeAssistant, scripted_llm: ScriptedLLMServer) -> str:
+    """A home of 20 devices and a Jarvis agent; the agent's entity id."""
+    await async_build_home(hass, 20)
+    await setup_jarvis(hass, scripted_llm)
+    return next(
+        e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
+    )
+
+
 def _satellite(hass: HomeAssistant, area: str) -> str:
     """A device in `area`, as a voice satellite is."""
     owner = MockConfigEntry(domain="test")
@@ -73,11 +82,7 @@ async def test_satellites_times_and_automations_share_one_prefix(
     scripted_llm: ScriptedLLMServer,
     freezer: FrozenDateTimeFactory,
 ) -> None:
-    await async_build_home(hass, 20)
-    await setup_jarvis(hass, scripted_llm)
-    agent = next(
-        e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
-    )
+    agent = await _agent(hass, scripted_llm)
     kitchen, bedroom = _satellite(hass, "Kitchen"), _satellite(hass, "Bedroom")
     scripted_llm.script(*[Reply(content="Why did the lamp blink?")] * 3)
 
@@ -117,12 +122,8 @@ async def test_warm_up_at_start_and_after_the_home_changes(
     scripted_llm: ScriptedLLMServer,
     freezer: FrozenDateTimeFactory,
 ) -> None:
-    await async_build_home(hass, 20)
-    await setup_jarvis(hass, scripted_llm)
+    agent = await _agent(hass, scripted_llm)
     await hass.async_block_till_done(wait_background_tasks=True)
-    agent = next(
-        e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
-    )
     (started,) = scripted_llm.warm_ups
     scripted_llm.script(Reply(content="Why did the lamp blink?"))
     await _ask(hass, agent, None)
