@@ -12,6 +12,7 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.jarvis.config_flow import JarvisConfigFlow
 from custom_components.jarvis.const import (
     CONF_API_KEY,
     CONF_BACKEND,
@@ -50,6 +51,7 @@ async def async_add_jarvis_agent(
     and the agent's entity id."""
     entry = MockConfigEntry(
         domain=DOMAIN,
+        minor_version=JarvisConfigFlow.MINOR_VERSION,
         data={CONF_BACKEND: "openai", CONF_URL: url, CONF_API_KEY: ""},
         options=options or {},
         subentries_data=[

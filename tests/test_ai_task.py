@@ -6,7 +6,11 @@ from typing import Any
 from unittest.mock import patch
 
 from homeassistant.components.ai_task.const import DEFAULT_SYSTEM_PROMPT
-from homeassistant.config_entries import SOURCE_USER, ConfigSubentryData
+from homeassistant.config_entries import (
+    SOURCE_USER,
+    ConfigEntryState,
+    ConfigSubentryData,
+)
 from homeassistant.const import CONF_NAME
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
@@ -15,6 +19,7 @@ from homeassistant.helpers import entity_registry as er
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.jarvis.config_flow import JarvisConfigFlow
 from custom_components.jarvis.const import (
     AI_TASK_MAX_TOKENS,
     CONF_API_KEY,
@@ -23,6 +28,7 @@ from custom_components.jarvis.const import (
     CONF_URL,
     DOMAIN,
     SUBENTRY_AI_TASK,
+    SUBENTRY_CONVERSATION,
 )
 from tests.engine.test_structured import sent_schema
 from tests.scripted_llm import Reply, ScriptedLLMServer
@@ -58,6 +64,7 @@ async def setup_task(
     """A Jarvis entry with one AI task: the entry and the task's entity id."""
     entry = MockConfigEntry(
         domain=DOMAIN,
+        minor_version=JarvisConfigFlow.MINOR_VERSION,
         data={CONF_BACKEND: backend, CONF_URL: server.url, CONF_API_KEY: ""},
         subentries_data=[
             ConfigSubentryData(
@@ -225,3 +232,49 @@ async def test_ai_task_subentry_added_and_reconfigured(
     assert result["type"] is FlowResultType.ABORT
     assert result["reason"] == "reconfigure_successful"
     assert dict(entry.subentries[added.subentry_id].data) == {CONF_MODEL: "small"}
+
+
+@pytest.mark.parametrize("minor_version", [1, JarvisConfigFlow.MINOR_VERSION])
+async def test_an_entry_from_before_ai_task_gets_one_on_its_agents_model(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, minor_version: int
+) -> None:
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        minor_version=minor_version,
+        data={CONF_BACKEND: "openai", CONF_URL: scripted_llm.url, CONF_API_KEY: ""},
+        subentries_data=[
+            ConfigSubentryData(
+                data={CONF_MODEL: "agent-model"},
+                subentry_type=SUBENTRY_CONVERSATION,
+                title="Jarvis",
+                unique_id=None,
+            )
+        ],
+    )
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+
+    tasks = [
+        s for s in entry.subentries.values() if s.subentry_type == SUBENTRY_AI_TASK
+    ]
+    # Only an entry from before gets one: a current entry's user may have
+    # removed its AI task on purpose.
+    assert [dict(t.data) for t in tasks] == (
+        [{CONF_MODEL: "agent-model"}] if minor_version == 1 else []
+    )
+    assert entry.minor_version == JarvisConfigFlow.MINOR_VERSION
+    assert (hass.states.get("ai_task.jarvis_ai_task") is not None) == (
+        minor_version == 1
+    )
+
+
+async def test_an_entry_from_a_newer_jarvis_is_not_loaded(hass: HomeAssistant) -> None:
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        version=2,
+        data={CONF_BACKEND: "openai", CONF_URL: "http://127.0.0.1:9", CONF_API_KEY: ""},
+    )
+    entry.add_to_hass(hass)
+    assert not await hass.config_entries.async_setup(entry.entry_id)
+    assert entry.state is ConfigEntryState.MIGRATION_ERROR

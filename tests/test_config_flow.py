@@ -16,6 +16,7 @@ import pytest
 import pytest_asyncio
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.jarvis.config_flow import JarvisConfigFlow
 from custom_components.jarvis.const import (
     CONF_API_KEY,
     CONF_BACKEND,
@@ -56,6 +57,7 @@ async def keyed_llm(socket_enabled: None) -> AsyncIterator[ScriptedLLMServer]:
 def make_entry(url: str, backend: str = "openai", api_key: str = "") -> MockConfigEntry:
     return MockConfigEntry(
         domain=DOMAIN,
+        minor_version=JarvisConfigFlow.MINOR_VERSION,
         title=f"Jarvis ({url})",
         data={CONF_BACKEND: backend, CONF_URL: url, CONF_API_KEY: api_key},
         subentries_data=[

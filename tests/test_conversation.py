@@ -15,6 +15,7 @@ from homeassistant.helpers import chat_session, llm
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.jarvis.config_flow import JarvisConfigFlow
 from custom_components.jarvis.const import (
     CONF_API_KEY,
     CONF_BACKEND,
@@ -64,6 +65,7 @@ async def setup_jarvis(
     )
     entry = MockConfigEntry(
         domain=DOMAIN,
+        minor_version=JarvisConfigFlow.MINOR_VERSION,
         data={CONF_BACKEND: backend, CONF_URL: server.url, CONF_API_KEY: "sk-secret"},
         subentries_data=[
             ConfigSubentryData(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
-from homeassistant.config_entries import ConfigEntry
+from homeassistant.config_entries import ConfigEntry, ConfigSubentry
 from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ConfigEntryAuthFailed, ConfigEntryNotReady
@@ -17,11 +18,15 @@ from homeassistant.util.ssl import get_default_context
 from .const import (
     CONF_API_KEY,
     CONF_BACKEND,
+    CONF_MODEL,
     CONF_SENSITIVE,
     CONF_URL,
     CONNECT_TIMEOUT,
+    DEFAULT_AI_TASK_NAME,
     DOMAIN,
     SENSITIVE_KINDS,
+    SUBENTRY_AI_TASK,
+    SUBENTRY_CONVERSATION,
     SUBENTRY_MCP_SERVER,
 )
 from .coordinator import ServerMonitor
@@ -69,6 +74,35 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
     """Set up the Jarvis domain: the `jarvis` LLM API and its shared state."""
     await async_setup_tools(hass)
     async_setup_memory_services(hass)
+    return True
+
+
+async def async_migrate_entry(hass: HomeAssistant, entry: JarvisConfigEntry) -> bool:
+    """Entries from before AI Task get an AI task entity on their first
+    agent's model, as new entries do."""
+    if entry.version > 1:
+        return False  # from a newer Jarvis: a downgrade
+    if entry.minor_version < 2:
+        models = [
+            subentry.data[CONF_MODEL]
+            for subentry in entry.subentries.values()
+            if subentry.subentry_type == SUBENTRY_CONVERSATION
+        ]
+        has_task = any(
+            subentry.subentry_type == SUBENTRY_AI_TASK
+            for subentry in entry.subentries.values()
+        )
+        if models and not has_task:
+            hass.config_entries.async_add_subentry(
+                entry,
+                ConfigSubentry(
+                    data=MappingProxyType({CONF_MODEL: models[0]}),
+                    subentry_type=SUBENTRY_AI_TASK,
+                    title=DEFAULT_AI_TASK_NAME,
+                    unique_id=None,
+                ),
+            )
+        hass.config_entries.async_update_entry(entry, minor_version=2)
     return True
 
 

@@ -167,7 +167,8 @@ class JarvisConfigFlow(ConfigFlow, domain=DOMAIN):
     """Add an LLM server; its first agent is created with it."""
 
     VERSION = 1
-    MINOR_VERSION = 1
+    # 2: every entry has an AI task subentry (`async_migrate_entry`).
+    MINOR_VERSION = 2
 
     async def async_step_user(
         self, user_input: dict[str, Any] | None = None
