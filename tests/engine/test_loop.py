@@ -807,7 +807,7 @@ async def test_small_talk_gets_no_tools_with_the_router(
         # Trickles tokens: each arrives well within the per-read timeout.
         Reply(content="The kitchen light is " + "very " * 200, piece_delay=0.05),
         # Ignores max_tokens and never stops.
-        Reply(content="x" * 100_000, piece_delay=0.01),
+        Reply(content="".join(f"word{n} " for n in range(20_000)), piece_delay=0.01),
         # Sends nothing at all.
         Reply(hang=True),
     ],

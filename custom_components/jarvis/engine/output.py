@@ -132,3 +132,28 @@ class ReleaseGate:
     def held(self) -> str:
         """Text not shown yet."""
         return self._pending
+
+
+# A unit of 2-40 characters said six times or more at the end of a reply.
+_REPEATING_RE = re.compile(r"(.{2,40}?)\1{5,}$", re.DOTALL)
+# Repeats shorter than this may be meant ("ha ha ha ha ha ha").
+MIN_REPEATED_CHARS = 120
+_LOOKED_AT_CHARS = 400
+
+
+class RepetitionGuard:
+    """Notices a reply stuck saying the same thing over and over.
+
+    Small models sometimes do until `max_tokens` ("curtain_light",
+    "curtain_light", ... in a call's arguments): a minute on a CPU for a reply
+    that cannot be used.
+    """
+
+    def __init__(self) -> None:
+        self._tail = ""
+
+    def feed(self, text: str) -> bool:
+        """Add text; whether the reply now ends in a long repetition."""
+        self._tail = (self._tail + text)[-_LOOKED_AT_CHARS:]
+        found = _REPEATING_RE.search(self._tail)
+        return found is not None and len(found.group(0)) >= MIN_REPEATED_CHARS

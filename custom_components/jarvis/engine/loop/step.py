@@ -11,7 +11,7 @@ from typing import Literal, Protocol
 
 from ..budget import fit, over_limit, prompt_chars
 from ..llm.base import ChatRequest, LLMError, LLMToolsRejectedError, Usage
-from ..output import ReleaseGate, ThinkFilter, strip_think
+from ..output import ReleaseGate, RepetitionGuard, ThinkFilter, strip_think
 from ..phrases import LLM_UNAVAILABLE, phrase
 from ..redact import redact, redacting_logger
 from ..speech import clean_for_speech
@@ -263,6 +263,7 @@ class ModelStep:
         turn = self._turn
         turn.result.llm_calls += 1
         think = ThinkFilter()
+        repeating = RepetitionGuard()
         started = time.monotonic()
         first: float | None = None
         usage: Usage | None = None
@@ -285,6 +286,8 @@ class ModelStep:
                         released := gate.feed(think.feed(chunk.content))
                     ):
                         yield released
+                    if chunk.content and repeating.feed(chunk.content):
+                        break  # closing the stream frees the server
             if released := gate.feed(think.flush()):
                 yield released
         finally:
