@@ -1,6 +1,6 @@
-"""One stable prompt prefix: the system prompt and the tools stay the same
-from request to request, this turn's context goes with the request, and a
-warm-up reads the prefix before the first request."""
+"""One stable prompt prefix: the system prompt stays the same from request
+to request, this turn's context goes with the request, and a warm-up reads
+the prefix before the first request."""
 
 from __future__ import annotations
 
@@ -28,9 +28,7 @@ MODELS = ["qwen2.5-coder:0.5b", "test-model"]
 
 
 def _loop(client: LLMClient, model: str) -> ReplyLoop:
-    return ReplyLoop(
-        client, LoopSettings(model=model, tool_router=True, stable_tools=True)
-    )
+    return ReplyLoop(client, LoopSettings(model=model, tool_router=True))
 
 
 def _parts(request: dict[str, Any]) -> tuple[str, Any, str]:
@@ -42,7 +40,7 @@ def _parts(request: dict[str, Any]) -> tuple[str, Any, str]:
 
 
 @pytest.mark.parametrize("model", MODELS)
-async def test_requests_for_other_tools_share_the_prefix(
+async def test_the_turns_context_goes_before_the_request_words(
     client: LLMClient, scripted_llm: ScriptedLLMServer, model: str
 ) -> None:
     scripted_llm.script(Reply(content="Sure."), Reply(content="Sure."))
@@ -57,17 +55,14 @@ async def test_requests_for_other_tools_share_the_prefix(
     (system, tools, light), (system_2, tools_2, vacuum) = map(
         _parts, scripted_llm.chat_requests
     )
-    # The whole catalogue in one order, in the tools or in the system prompt.
-    assert (system_2, tools_2) == (system, tools)
-    shown = str(tools) + system
-    assert all(tool.name in shown for tool in CATALOGUE)
-    # The router's choice and the time are a note before the user's words.
-    assert light.startswith(CONTEXT_HEADER)
-    assert light.endswith("\n\nturn on the kitchen light")
-    assert "\nIt is 25:00.\n" in light
-    assert "\nTools for this request: HassTurnOn.\n" in light
-    (hint,) = [line for line in vacuum.splitlines() if line.startswith("Tools for")]
-    assert "HassVacuumStart" in hint
+    # The router's choice differs; what comes before it does not.
+    assert tools != tools_2 or system != system_2
+    assert os.path.commonprefix([system, system_2]).startswith(SYSTEM)  # noqa: RUF071
+    if tools:  # native: the tools by name, whatever order the host gave
+        names = [tool["function"]["name"] for tool in tools]
+        assert names == sorted(names)
+    assert light == f"{CONTEXT_HEADER}\nIt is 25:00.\n\nturn on the kitchen light"
+    assert vacuum == f"{CONTEXT_HEADER}\nIt is 24:00.\n\nstart the vacuum cleaner"
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -76,10 +71,10 @@ async def test_warm_up_reads_the_prefix_a_turn_starts_with(
 ) -> None:
     satellite = "This device cannot start timers."
     loop = _loop(client, model)
-    usage = await loop.warm_up(
-        loop.warm_up_request(system_prompt=SYSTEM, tools=CATALOGUE, context=[satellite])
-    )
-    assert usage is not None
+    request = loop.warm_up_request(system_prompt=SYSTEM, context=[satellite])
+    assert request.sampling.max_tokens == 1
+    assert not request.tools
+    assert await loop.warm_up(request) is not None
     scripted_llm.script(Reply(content="Sure."))
     await loop.run(
         system_prompt=SYSTEM,
@@ -91,24 +86,15 @@ async def test_warm_up_reads_the_prefix_a_turn_starts_with(
     (warm_up,) = scripted_llm.warm_ups
     body = warm_up["json"]
     assert 1 in (body.get("max_tokens"), (body.get("options") or {}).get("num_predict"))
-    (system, tools, said), (turn_system, turn_tools, turn_said) = map(
+    (system, _, said), (turn_system, _, turn_said) = map(
         _parts, [warm_up, *scripted_llm.chat_requests]
     )
-    assert (system, tools) == (turn_system, turn_tools)
+    # The system prompt the turn starts with, then its tools (text protocol)
+    # or the tools first (native): either way the system prompt is shared.
+    assert turn_system.startswith(system)
     # Characters, not paths: the server reuses the common start of the prompt.
     common = os.path.commonprefix([said, turn_said])  # noqa: RUF071
     assert common == f"{CONTEXT_HEADER}\n{satellite}\n"
-
-
-async def test_without_stable_tools_the_warm_up_reads_the_system_prompt(
-    client: LLMClient,
-) -> None:
-    loop = ReplyLoop(client, LoopSettings(model="test-model", tool_router=True))
-    request = loop.warm_up_request(system_prompt=SYSTEM, tools=CATALOGUE)
-    # Each turn shows the router's own tools: only the system prompt is shared.
-    assert not request.tools
-    assert request.messages[0].content == SYSTEM
-    assert request.sampling.max_tokens == 1
 
 
 def test_cached_prompt_tokens_are_read_from_openai_usage() -> None:

@@ -158,24 +158,22 @@ class ReplyLoop:
         self,
         *,
         system_prompt: str,
-        tools: Sequence[ToolSpec],
         context: Sequence[str] = (),
     ) -> ChatRequest:
-        """A one-token request for the prompt's stable prefix, as a turn with
-        these tools starts it: the system prompt, the tools when every turn
-        shows them all (`stable_tools`), and the context's first lines."""
-        catalogue = self._catalogue(tools)
-        shown = catalogue if self._settings.stable_tools else []
+        """A one-token request for the prompt's stable prefix, as a turn
+        starts it: the system prompt and the context's first lines. The tools
+        come after the system prompt, and each turn has its own (the router's
+        choice), so the warm-up shows none."""
         turn = Turn(
             engine=self.engine,
             system_prompt=system_prompt,
             messages=[Message("user", "")],
-            tools={tool.name: tool for tool in shown},
-            catalogue=catalogue,
+            tools={},
+            catalogue=[],
             language=None,
             context=list(context),
         )
-        request = ModelStep(turn, tools_offered=bool(shown)).build_request()
+        request = ModelStep(turn, tools_offered=False).build_request()
         return replace(request, sampling=replace(request.sampling, max_tokens=1))
 
     async def warm_up(self, request: ChatRequest) -> Usage | None:

@@ -29,10 +29,6 @@ class LoopSettings:
     redact_prompts: bool = False
     # Offer a per-turn allow-list of tools instead of the whole catalogue.
     tool_router: bool = False
-    # Show the whole catalogue, in one order, in every request, and the
-    # router's allow-list as a note at the end: the prompt's prefix then stays
-    # the same from turn to turn, and the server's prompt cache keeps it.
-    stable_tools: bool = False
     # Tools the router always keeps.
     always_offer: tuple[str, ...] = ()
     # A short planning call before the loop (see planner.py).

@@ -49,7 +49,7 @@ class StepTurn(Protocol):
     def shown_tools(self) -> list[ToolSpec]:
         """The tools the model is shown when tools are offered."""
 
-    def note(self, shown: Sequence[ToolSpec]) -> str:
+    def note(self) -> str:
         """What this turn adds at the end of the messages."""
 
     async def guard(self, call: ToolCall) -> ToolCallDelta:
@@ -205,7 +205,7 @@ class ModelStep:
             tools = shown
         elif shown:
             system = f"{system}\n\n{render_tool_section(shown)}"
-        messages = with_context(self._fitted(system, tools), turn.note(shown))
+        messages = with_context(self._fitted(system, tools), turn.note())
         if not tools:
             messages = render_messages_for_text_protocol(messages)
         if settings.redact_prompts:

@@ -93,24 +93,13 @@ class Turn:
         return self.engine.protocols.is_text(self.engine.settings.model)
 
     def shown_tools(self) -> list[ToolSpec]:
-        """The tools the model is shown: the whole catalogue in one order when
-        the prompt keeps a stable prefix (the allow-list is then a note at the
-        end), else the allow-list."""
-        if self.engine.settings.stable_tools:
-            shown = [tool for tool in self.catalogue if tool.name != TOOL_SEARCH]
-        else:
-            shown = list(self.tools.values())
-        return sorted(shown, key=lambda tool: tool.name)
+        """The offered tools, by name: in one order whatever order the host
+        and the router gave them, as they are part of the prompt."""
+        return sorted(self.tools.values(), key=lambda tool: tool.name)
 
-    def note(self, shown: Sequence[ToolSpec]) -> str:
-        """This turn's context, with the allow-list when more tools are shown."""
-        allowed = [name for name in self.tools if name != TOOL_SEARCH]
-        hint = (
-            [f"Tools for this request: {', '.join(allowed)}."]
-            if self.engine.settings.stable_tools and 0 < len(allowed) < len(shown)
-            else []
-        )
-        return "\n".join([*self.context, *hint])
+    def note(self) -> str:
+        """This turn's context, said with the request."""
+        return "\n".join(self.context)
 
     async def run(self, host: StepHost) -> None:
         """Look first, run the plan, then model steps until the rule ends it."""
