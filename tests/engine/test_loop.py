@@ -290,7 +290,7 @@ async def test_unknown_tool_gets_error_listing_valid_names(
     record = result.tool_calls[0]
     assert record.answered_by_engine
     assert record.result["error"] == "unknown_tool"
-    assert "HassTurnOn, GetLiveContext" in record.result["error_text"]
+    assert "GetLiveContext, HassTurnOn" in record.result["error_text"]
     sent_back = scripted_llm.chat_requests[1]["json"]["messages"][-1]["content"]
     assert "unknown_tool" in sent_back
 

@@ -133,7 +133,10 @@ class ReplyLoop:
             engine=self.engine,
             system_prompt=system_prompt,
             messages=_digested_history(history, limit),
-            tools={tool.name: tool for tool in offered},
+            # By name, whatever order the host and the router gave: the tools
+            # are part of the prompt. A tool offered later in the turn goes
+            # last, which keeps the prompt's start for the server's cache.
+            tools={tool.name: tool for tool in sorted(offered, key=_name)},
             catalogue=catalogue,
             language=language,
             request=request,
@@ -297,6 +300,10 @@ class ReplyLoop:
 _STOP_RE = re.compile(
     rf"^\W*(?:{any_of(every(lambda pack: pack.stop))})\W*$", re.IGNORECASE
 )
+
+
+def _name(tool: ToolSpec) -> str:
+    return tool.name
 
 
 def is_stop_request(text: str) -> bool:

@@ -93,9 +93,8 @@ class Turn:
         return self.engine.protocols.is_text(self.engine.settings.model)
 
     def shown_tools(self) -> list[ToolSpec]:
-        """The offered tools, by name: in one order whatever order the host
-        and the router gave them, as they are part of the prompt."""
-        return sorted(self.tools.values(), key=lambda tool: tool.name)
+        """The offered tools, in the order they were offered."""
+        return list(self.tools.values())
 
     def note(self) -> str:
         """This turn's context, said with the request."""
