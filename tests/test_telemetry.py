@@ -468,3 +468,18 @@ def test_tool_arguments_keep_their_shape_when_redacted() -> None:
     assert redact_data(
         {"text": "token=abc123", "pin": "0000", "items": ["call +31 6 1234 5678"]}
     ) == {"text": "token=[secret]", "pin": "[secret]", "items": ["call [phone]"]}
+
+
+def test_a_secret_is_the_keys_last_word_not_a_measure_of_one() -> None:
+    record = {
+        "access_token": "abc",
+        "alarm_code": 1234,
+        "first_token_s": 0.42,
+        "cached_tokens": 400,
+    }
+    assert redact_data(record) == {
+        "access_token": "[secret]",
+        "alarm_code": "[secret]",
+        "first_token_s": 0.42,
+        "cached_tokens": 400,
+    }

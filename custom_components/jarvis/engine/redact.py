@@ -164,9 +164,11 @@ def withheld(text: str) -> bool:
     return any(placeholder in text for placeholder in PLACEHOLDERS)
 
 
-# Keys whose values are secrets whatever they look like (alarm codes).
+# Keys whose values are secrets whatever they look like (alarm codes): the
+# secret is the key's last word ("access_token", "pin_code"), not a measure of
+# one ("first_token_s", a time).
 _SECRET_KEY = re.compile(
-    r"(?:^|_)(?:password|passwd|passcode|pin|code|token|secret|api_?key)(?:$|_)",
+    r"(?:^|_)(?:password|passwd|passcode|pin|code|token|secret|api_?key)$",
     re.IGNORECASE,
 )
 
