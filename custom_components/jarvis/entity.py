@@ -109,16 +109,19 @@ def split_prompt(
     hass: HomeAssistant, chat_log: conversation.ChatLog, system_prompt: str
 ) -> tuple[str, list[str]]:
     """The system prompt's part that stays the same from turn to turn, and
-    what this turn adds: the satellite's area and timers, the time, and an
-    automation's extra prompt.
+    what this turn adds: the satellite's area and timers, the time (for
+    agents without a date and time tool), and an automation's extra prompt.
+    As little as it can: small models read it out as their reply.
 
     Home Assistant appends its date and time line and the extra prompt after
     the API's prompt, which Jarvis composes itself (`tools.home`).
     """
     api = chat_log.llm_api
     context = device_context(hass, api.llm_context) if api is not None else []
-    now = dt_util.now()
-    context.append(f"It is {now:%H:%M} on {now:%A, %d %B %Y}.")
+    if api is None or not any(tool.name.endswith("GetDateTime") for tool in api.tools):
+        # As Home Assistant does: only for agents without a date and time tool.
+        now = dt_util.now()
+        context.append(f"It is {now:%H:%M} on {now:%A, %d %B %Y}.")
     if extra := chat_log.extra_system_prompt:
         context.append(extra)
     stable = system_prompt

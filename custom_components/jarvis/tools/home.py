@@ -169,7 +169,9 @@ def device_context(hass: HomeAssistant, llm_context: llm.LLMContext) -> list[str
             f"The user is in area {where}: a command that names no area, "
             "like 'turn on the lights', is for this area."
         )
-    if device is None or not async_device_supports_timers(hass, device.id):
+    # Without a satellite (the dashboard, an automation) timers are not
+    # offered at all; said every turn, 0.5B read the line out as its reply.
+    if device is not None and not async_device_supports_timers(hass, device.id):
         lines.append("This device cannot start timers.")
     return lines
 
