@@ -23,7 +23,15 @@ from tests.scripted_llm import Reply, ScriptedLLMServer
 from tests.tools.conftest import setup_jarvis
 from tests.tools.test_injection import speech
 
-from .conftest import ask, jarvis_agent, run_services
+from .conftest import (
+    ALARM,
+    ask,
+    changed,
+    guarded,
+    jarvis_agent,
+    run_services,
+    setup_house,
+)
 
 pytestmark = pytest.mark.usefixtures("ha_core")
 
@@ -371,3 +379,78 @@ async def test_a_plain_command_on_a_shared_name_runs_without_the_model(
     assert moved == {OPENER}
     assert hass.states.get(OPENER).state == "closed"
     assert scripted_llm.chat_requests == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        Command(
+            "de",
+            "Deaktiviere House Alarm",
+            "Soll ich House Alarm unscharf schalten?",
+            "ja",
+            ALARM,
+            "disarmed",
+        ),
+        Command(
+            "es",
+            "Desactiva House Alarm",
+            "¿Debo desarmar House Alarm?",
+            "sí",
+            ALARM,
+            "disarmed",
+        ),
+    ],
+    ids=lambda c: c.language,
+)
+async def test_turning_off_an_alarm_panel_disarms_it_after_the_yes(
+    hass: HomeAssistant,
+    ha_core: None,
+    scripted_llm: ScriptedLLMServer,
+    command: Command,
+) -> None:
+    """HA's matcher understands "deactivate <panel>" as HassTurnOff, which
+    HA's handler cannot run on an alarm panel (it has no turn_off). Jarvis
+    holds what the user means, a disarm, asks, and disarms after the yes,
+    with no LLM call."""
+    house = await setup_house(hass, scripted_llm, prefer_local=True)
+    hass.config.language = command.language
+    before = guarded(hass)
+
+    first = await ask(hass, house.agent, command.text, language=command.language)
+
+    assert speech(first) == command.question
+    assert changed(hass, before) == set()
+    await ask(
+        hass,
+        house.agent,
+        command.yes,
+        first["conversation_id"],
+        language=command.language,
+    )
+    assert changed(hass, before) == {command.opens}
+    assert hass.states.get(command.opens).state == command.to
+    assert scripted_llm.chat_requests == []
+
+
+async def test_the_models_turn_off_on_an_alarm_panel_disarms_it_after_the_yes(
+    hass: HomeAssistant, ha_core: None, scripted_llm: ScriptedLLMServer
+) -> None:
+    """HA's own prompt tells the model to use HassTurnOff to deactivate; on
+    an alarm panel Jarvis holds a disarm and runs it after the yes."""
+    house = await setup_house(hass, scripted_llm)
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOff", {"name": "House Alarm"})]),
+        Reply(content="Done."),
+    )
+    before = guarded(hass)
+
+    first = await ask(hass, house.agent, "disarm the house alarm")
+
+    assert speech(first) == "Shall I disarm House Alarm?"
+    assert changed(hass, before) == set()
+    reply = await ask(hass, house.agent, "yes", first["conversation_id"])
+    assert speech(reply) == "Done, I disarmed House Alarm."
+    assert changed(hass, before) == {ALARM}
+    assert hass.states.get(ALARM).state == "disarmed"
+    assert len(scripted_llm.chat_requests) == 1
