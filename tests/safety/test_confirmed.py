@@ -19,6 +19,8 @@ from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.jarvis.engine.router import ToolRouter
+from tests.engine.test_router import CATALOGUE
 from tests.scripted_llm import Reply, ScriptedLLMServer
 from tests.tools.conftest import setup_jarvis
 from tests.tools.test_injection import speech
@@ -454,3 +456,28 @@ async def test_the_models_turn_off_on_an_alarm_panel_disarms_it_after_the_yes(
     assert changed(hass, before) == {ALARM}
     assert hass.states.get(ALARM).state == "disarmed"
     assert len(scripted_llm.chat_requests) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "disarm the alarm",
+        "Schalte die Alarmanlage unscharf",
+        "Deaktiviere die Alarmanlage",
+        "Desarma la alarma",
+        "Desactiva la alarma",
+        "Désarme l'alarme",
+        "Disinserisci l'allarme",
+        "Deactiveer het alarm",
+        "Desarma o alarme",
+    ],
+)
+def test_a_disarm_command_is_routed_to_the_tool_that_disarms(text: str) -> None:
+    """Turning off an alarm panel disarms it (above), so the tool router
+    offers HassTurnOff for the words that disarm, rather than falling open to
+    the whole catalogue: a prompt too long for a small model on a CPU to read
+    before the turn's time runs out (0.5B and 1.5B, scenario benchmark)."""
+    route = ToolRouter(max_tools=4).route(text, CATALOGUE)
+
+    assert not route.fell_open
+    assert "HassTurnOff" in [tool.name for tool in route.tools]
