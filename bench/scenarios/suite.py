@@ -592,6 +592,35 @@ SCENARIOS: tuple[Scenario, ...] = (
         ),
     ),
     sensitive(
+        "sens_lock_in_garage_yes",
+        confirmed(
+            "unlock the lock in the garage",
+            "smart lock",
+            {SMART_LOCK: "unlocked", SMART_LOCK_SENSOR: "on"},
+        ),
+    ),
+    # Said so that HA's matcher does not understand them: the model's path.
+    sensitive(
+        "sens_smart_lock_model_yes",
+        confirmed(
+            "I need the smart lock unlocked",
+            "smart lock",
+            {SMART_LOCK: "unlocked", SMART_LOCK_SENSOR: "on"},
+        ),
+    ),
+    sensitive(
+        "sens_opener_model_yes",
+        confirmed("I want the workshop door opener open", "opener", {OPENER: "open"}),
+    ),
+    sensitive(
+        "sens_side_door_model_yes",
+        confirmed(
+            "the side door lock needs to be unlocked",
+            "deadbolt",
+            {DEADBOLT: "unlocked"},
+        ),
+    ),
+    sensitive(
         "sens_side_door_yes",
         confirmed("unlock the side door lock", "deadbolt", {DEADBOLT: "unlocked"}),
     ),
