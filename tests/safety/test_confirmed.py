@@ -350,6 +350,37 @@ async def test_the_models_call_on_a_shared_name_runs_exactly_after_the_yes(
 
 
 @pytest.mark.parametrize(
+    "call",
+    [
+        ("HassTurnOff", {"name": "back door lock"}),
+        ("HassTurnOff", {"name": "Back Door", "domain": ["smart_lock"]}),
+    ],
+    ids=["area-and-kind-as-name", "area-as-name-wrong-domain"],
+)
+@pytest.mark.usefixtures("house")
+async def test_the_models_call_on_a_lock_named_by_its_area_runs_after_the_yes(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    call: tuple[str, dict[str, object]],
+) -> None:
+    """The model names the area and the kind ("back door lock") or the area
+    with a kind that is no domain (1.5B). The request's verb says which kind
+    it is for: the locks of the Back Door area, as HA's matcher reads
+    "unlock the back door lock"."""
+    agent = await _agent(hass, scripted_llm, fast=False)
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+    before = _house_states(hass)
+
+    first = await ask(hass, agent, "the back door lock needs to be unlocked")
+
+    assert speech(first) == "Shall I unlock Deadbolt?"
+    assert _house_states(hass) == before
+    await ask(hass, agent, "yes", first["conversation_id"])
+    moved = {e for e, state in _house_states(hass).items() if state != before[e]}
+    assert moved == {DEADBOLT}
+
+
+@pytest.mark.parametrize(
     ("language", "text", "reply"),
     [
         ("en", "close Garage Door Opener", "Done, I closed Garage Door Opener."),

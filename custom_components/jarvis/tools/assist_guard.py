@@ -272,6 +272,7 @@ class GuardedIntentTool(WrappingTool):
                 slots,
                 assistant=llm_context.assistant,
                 language=language,
+                request=user_text(),
             )
             if isinstance(repaired, Answer):
                 return repaired.result
