@@ -380,6 +380,28 @@ async def test_the_models_call_on_a_lock_named_by_its_area_runs_after_the_yes(
     assert moved == {DEADBOLT}
 
 
+@pytest.mark.usefixtures("house")
+async def test_a_kind_that_is_no_domain_does_not_hide_the_doors(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "open the door" as the name "Door" with the domain "door",
+    which no entity has: HA matched nothing and the turn failed. Without the
+    made-up domain the name fits several doors, and Jarvis asks which."""
+    agent = await _agent(hass, scripted_llm, fast=False)
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOn", {"name": "Door", "domain": ["door"]})])
+    )
+    before = _house_states(hass)
+
+    response = await ask(hass, agent, "open the door")
+
+    assert speech(response) == (
+        "Which one do you mean: Front Door or Garage Door Opener?"
+    )
+    assert _house_states(hass) == before
+    assert len(scripted_llm.chat_requests) == 1
+
+
 @pytest.mark.parametrize(
     ("language", "text", "reply"),
     [

@@ -93,6 +93,9 @@ def repair_targets(
     named = {k: v for k, v in slots.items() if k not in _NARROWING}
     if named != slots and _matches(hass, handler, named, assistant):
         return named
+    # A kind no entity has is a guess ("door", "smart_lock"): the name decides.
+    if "domain" in slots and not hass.states.async_entity_ids(slots["domain"]["value"]):
+        slots = {key: value for key, value in slots.items() if key != "domain"}
     rest = {key: value for key, value in slots.items() if key != "name"}
     words = folded_words(name)
     if not words:
