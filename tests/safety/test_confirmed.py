@@ -381,6 +381,28 @@ async def test_the_models_call_on_a_lock_named_by_its_area_runs_after_the_yes(
 
 
 @pytest.mark.usefixtures("house")
+async def test_the_request_s_verb_beats_the_model_s_domain_on_a_shared_name(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "I want the garage door opener open" as HassTurnOn for the
+    opener's light (domain "light"), and the light went on. The user's verb
+    says which of the entities sharing the name is meant: the cover, held
+    for the yes."""
+    agent = await _agent(hass, scripted_llm, fast=False)
+    call = ("HassTurnOn", {"name": "Garage Door Opener", "domain": ["light"]})
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+    before = _house_states(hass)
+
+    first = await ask(hass, agent, "I want the garage door opener open")
+
+    assert speech(first) == "Shall I open Garage Door Opener?"
+    assert _house_states(hass) == before
+    await ask(hass, agent, "yes", first["conversation_id"])
+    moved = {e for e, state in _house_states(hass).items() if state != before[e]}
+    assert moved == {OPENER}
+
+
+@pytest.mark.usefixtures("house")
 async def test_a_kind_that_is_no_domain_does_not_hide_the_doors(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

@@ -86,6 +86,14 @@ def repair_targets(
     name = slots.get("name", {}).get("value")
     if not isinstance(name, str) or name == "all":
         return slots
+    # A name several kinds of entity share: the user's verb says which one
+    # ("open" the opener's cover), whatever other kind the model picked.
+    if _kind_unsaid(slots, request, language) and (
+        kinds := _kinds_in(
+            hass, handler, slots, assistant, request=request, language=language
+        )
+    ):
+        return kinds
     if _matches(hass, handler, slots, assistant):
         return slots
     # A device's own name wins over an area, floor or kind the model added
@@ -161,13 +169,22 @@ def _kinds_in(
     request: str | None,
     language: str,
 ) -> Slots | None:
-    """The devices of an area or floor that the request's verbs are for, in
+    """The devices of the place or name that the request's verbs are for, in
     place of a kind the model named wrongly or left in the name (None: the
     verbs name no kind there)."""
     if not (domains := verb_domains(request or "", language)):
         return None
     kinds = place | {"domain": {"value": sorted(domains)}}
     return kinds if _matches(hass, handler, kinds, assistant) else None
+
+
+def _kind_unsaid(slots: Slots, request: str | None, language: str) -> bool:
+    """Whether the model named a kind the request's verbs do not."""
+    said = slots.get("domain", {}).get("value")
+    if not said:
+        return False
+    kinds = {said} if isinstance(said, str) else set(said)
+    return not kinds & verb_domains(request or "", language)
 
 
 def _matches(
