@@ -1,5 +1,5 @@
 """python -m bench.scenarios [--models 0.5b,1.5b] [--configs full,plain,intent]
-[--tier 0|1|all] [--only ID,...] [--json out.json]
+[--tier 0|1|all] [--only ID,...] [--category NAME,...] [--json out.json]
 
 Starts one llama.cpp server per model (context 8192), runs every scenario under
 every configuration and prints the figures and the issue's target ratios.
@@ -150,6 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--tier", choices=("0", "1", "all"), default="all")
     parser.add_argument("--only", help="comma-separated scenario ids")
+    parser.add_argument("--category", help="comma-separated categories")
     parser.add_argument(
         "--json", type=Path, help="raw results, rewritten after each scenario"
     )
@@ -175,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         c for c in configs if c not in CONFIGS
     ]:
         parser.error(f"unknown model or configuration: {', '.join(bad)}")
-    scenarios = select(args.tier, args.only)
+    scenarios = select(args.tier, args.only, args.category)
 
     configure_logging()
 

@@ -45,7 +45,19 @@ class Device:
     entity_id: str
     area: str | None
     names: Names
-    start: str | None = None  # "turn_on" / "turn_off" when the demo default differs
+    start: str | None = None  # a service of its domain, when the default differs
+
+
+@dataclass(frozen=True, slots=True)
+class SharedDevice:
+    """A device whose entities all carry the device's own name, as many
+    integrations name them (a lock and its lock-state sensor, a garage door
+    opener's cover, light and sensor)."""
+
+    key: str
+    area: str
+    names: Names
+    members: Mapping[str, str | None]  # entity id -> its start service, if any
 
 
 FLOORS = (
@@ -72,13 +84,41 @@ AREAS = (
         {"en": "Bedroom", "de": "Schlafzimmer", "es": "Dormitorio"},
         "first_floor",
     ),
+    # Where the sensitive category's locks, gate and opener are; a lock and a
+    # gate are called by these areas ("unlock the side door lock").
+    Place(
+        "side_door",
+        {"en": "Side Door", "de": "Seiteneingang", "es": "Entrada lateral"},
+        "ground_floor",
+    ),
+    Place(
+        "driveway",
+        {"en": "Driveway", "de": "Einfahrt", "es": "Entrada de coches"},
+        "ground_floor",
+    ),
+    Place(
+        "workshop",
+        {"en": "Workshop", "de": "Werkstatt", "es": "Taller"},
+        "ground_floor",
+    ),
 )
 
 # Helpers for what the demo lacks or cannot rename (its locks and media players
 # have no unique id, so the registries cannot name or place them): template
 # sensors and locks, and universal media players wrapping the demo's.
-TEMPLATE_SENSORS = {"bedroom_temperature": "19.5", "office_temperature": "22.5"}
-TEMPLATE_LOCKS = {"front_door": True, "back_door": False}  # locked at start?
+TEMPLATE_SENSORS = {
+    "bedroom_temperature": "19.5",
+    "office_temperature": "22.5",
+    "workshop_opener": "17.5",  # the opener's own temperature sensor
+}
+TEMPLATE_LOCKS = {  # locked at start?
+    "front_door": True,
+    "back_door": False,
+    "smart_lock": True,
+    "deadbolt": True,
+}
+# Optimistic template covers: the gate, and the workshop's garage door opener.
+TEMPLATE_COVERS = {"gate": "gate", "workshop_opener": "garage"}  # device class
 UNIVERSAL_PLAYERS = {
     "tv": "media_player.living_room",
     "speaker": "media_player.bedroom",
@@ -221,6 +261,53 @@ DEVICES = (
             "es": "Temperatura de la oficina",
         },
     ),
+    # Sensitive kinds beyond the two doors and the garage door: a lock called
+    # by its area, a gate, an alarm panel, and the shared devices below.
+    Device(
+        "lock.bench_deadbolt",
+        "side_door",
+        {"en": "Deadbolt", "de": "Riegel", "es": "Pestillo"},
+    ),
+    Device(
+        "cover.bench_gate",
+        "driveway",
+        {"en": "Gate", "de": "Tor", "es": "Portón"},
+        start="close_cover",
+    ),
+    Device(
+        "alarm_control_panel.bench_alarm",
+        "hallway",
+        {"en": "Alarm", "de": "Alarmanlage", "es": "Alarma"},
+        start="alarm_arm_away",
+    ),
+)
+
+SHARED_DEVICES = (
+    SharedDevice(
+        "smart_lock",
+        "garage",
+        {"en": "Smart Lock", "de": "Smart Lock", "es": "Cerradura inteligente"},
+        {"lock.bench_smart_lock": None, "binary_sensor.bench_smart_lock": None},
+    ),
+    SharedDevice(
+        "workshop_opener",
+        "workshop",
+        {
+            "en": "Workshop Door Opener",
+            "de": "Werkstatttoröffner",
+            "es": "Abridor del taller",
+        },
+        {
+            "cover.bench_workshop_opener": "close_cover",
+            "light.bench_workshop_opener": "turn_off",
+            "sensor.bench_workshop_opener": None,
+        },
+    ),
+)
+DEVICES += tuple(
+    Device(entity_id, shared.area, shared.names, start)
+    for shared in SHARED_DEVICES
+    for entity_id, start in shared.members.items()
 )
 
 EXPOSED = frozenset(device.entity_id for device in DEVICES)
@@ -239,6 +326,7 @@ async def async_build_home(hass: HomeAssistant, variant: str = "en") -> str:
         # Before the demo, which sets these domains up without this config.
         ("media_player", {"media_player": _universal_players()}),
         ("input_boolean", {"input_boolean": _bolts()}),
+        ("alarm_control_panel", {"alarm_control_panel": [_alarm()]}),
         ("demo", {"demo": {}}),
         ("template", {"template": [_templates()]}),
     ):
@@ -270,10 +358,38 @@ async def async_build_home(hass: HomeAssistant, variant: str = "en") -> str:
             await hass.services.async_call(
                 domain, device.start, {"entity_id": device.entity_id}, blocking=True
             )
+    _add_shared_devices(hass, variant)
     for entity_id in hass.states.async_entity_ids():
         async_expose_entity(hass, "conversation", entity_id, entity_id in EXPOSED)
     await hass.async_block_till_done()
     return async_add_satellite(hass)
+
+
+def _add_shared_devices(hass: HomeAssistant, variant: str) -> None:
+    """The devices whose entities share their name, each entity on its device."""
+    entry = MockConfigEntry(domain="bench", title="Shared devices")
+    entry.add_to_hass(hass)
+    devices, entities = dr.async_get(hass), er.async_get(hass)
+    for shared in SHARED_DEVICES:
+        device = devices.async_get_or_create(
+            config_entry_id=entry.entry_id,
+            identifiers={("bench", shared.key)},
+            name=shared.names[variant],
+        )
+        for entity_id in shared.members:
+            entities.async_update_entity(entity_id, device_id=device.id)
+
+
+def _alarm() -> dict[str, Any]:
+    """An alarm panel with no code, arming at once."""
+    return {
+        "platform": "manual",
+        "name": "Bench alarm",
+        "unique_id": "bench_alarm",
+        "code_arm_required": False,
+        "arming_time": 0,
+        "delay_time": 0,
+    }
 
 
 def _bolts() -> dict[str, dict[str, bool]]:
@@ -310,6 +426,35 @@ def _templates() -> dict[str, list[dict[str, Any]]]:
                 "unlock": bolt("turn_off", key),
             }
             for key in TEMPLATE_LOCKS
+        ],
+        "binary_sensor": [
+            {
+                "name": "Bench smart_lock",
+                "unique_id": "bench_smart_lock_state",
+                "device_class": "lock",  # on: unlocked
+                # The lock's own bolt, so that both change in the same turn.
+                "state": "{{ is_state('input_boolean.bench_smart_lock', 'off') }}",
+            }
+        ],
+        "cover": [
+            {
+                "name": f"Bench {key}",
+                "unique_id": f"bench_{key}",
+                "device_class": device_class,
+                "optimistic": True,
+                "open_cover": [],
+                "close_cover": [],
+            }
+            for key, device_class in TEMPLATE_COVERS.items()
+        ],
+        "light": [
+            {
+                "name": "Bench workshop_opener",
+                "unique_id": "bench_workshop_opener_light",
+                "optimistic": True,
+                "turn_on": [],
+                "turn_off": [],
+            }
         ],
     }
 

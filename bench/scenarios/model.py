@@ -24,6 +24,7 @@ CATEGORIES = (
     "small_talk",
     "non_english",
     "foreign_home",
+    "sensitive",
 )
 
 # Demo covers with a position move in steps; a cover on its way counts.

@@ -17,6 +17,8 @@ SUCCESS_MARGIN = {"0.5b": 25.0, "1.5b": 15.0}
 MAX_DEVICE_LLM_CALLS = 1.0
 MAX_DEVICE_WALL_RATIO = 1.2
 MIN_CONTEXT_SUCCESS = 80.0  # follow-up and memory, on 1.5B
+# Issue #12: sensitive commands asked about, then answered, on both models.
+MIN_SENSITIVE_SUCCESS = 95.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +45,7 @@ class Summary:
     small_talk_tool_calls: int
     device_llm_calls_median: float | None
     device_wall_median: float | None
+    sensitive_llm_calls_median: float | None = None
 
 
 def summarize(outcomes: Sequence[ScenarioOutcome]) -> list[Summary]:
@@ -61,6 +64,7 @@ def _summary(model: str, config: str, group: list[ScenarioOutcome]) -> Summary:
     reuse = [r for o in group for t in o.turns for r in t.prefix_reuse]
     evaluated = [n for o in group for t in o.turns for n in t.evaluated_tokens][1:]
     device = [o for o in group if o.category == "device"]
+    sensitive = [o for o in group if o.category == "sensitive"]
     return Summary(
         model=model,
         config=config,
@@ -88,17 +92,21 @@ def _summary(model: str, config: str, group: list[ScenarioOutcome]) -> Summary:
             if o.category == "small_talk"
             for t in o.turns
         ),
-        device_llm_calls_median=statistics.median(
-            sum(t.llm_calls for t in o.turns) for o in device
-        )
-        if device
-        else None,
+        device_llm_calls_median=_median_calls(device),
         device_wall_median=statistics.median(
             sum(t.seconds for t in o.turns) for o in device
         )
         if device
         else None,
+        sensitive_llm_calls_median=_median_calls(sensitive),
     )
+
+
+def _median_calls(outcomes: Sequence[ScenarioOutcome]) -> float | None:
+    """The median of the scenarios' LLM calls (None: no scenario)."""
+    if not outcomes:
+        return None
+    return statistics.median(sum(t.llm_calls for t in o.turns) for o in outcomes)
 
 
 def _percent(outcomes: Sequence[ScenarioOutcome]) -> float:
@@ -155,7 +163,16 @@ def category_table(summaries: Sequence[Summary]) -> str:
 def targets(summaries: Sequence[Summary]) -> list[str]:
     """The issue's targets as measured ratios, each with a verdict."""
     by_key = {(s.model, s.config): s for s in summaries}
-    lines: list[str] = []
+    lines: list[str] = [
+        _verdict(
+            f"{s.model} {s.config}: sensitive {s.by_category['sensitive']:.0f}%, "
+            f"median LLM calls {s.sensitive_llm_calls_median:g}",
+            s.by_category["sensitive"] >= MIN_SENSITIVE_SUCCESS,
+            f">= {MIN_SENSITIVE_SUCCESS:.0f}%",
+        )
+        for s in summaries
+        if "sensitive" in s.by_category
+    ]
     for model in dict.fromkeys(s.model for s in summaries):
         full, plain = by_key.get((model, "full")), by_key.get((model, "plain"))
         if full is None:

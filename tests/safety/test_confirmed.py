@@ -19,11 +19,21 @@ from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.jarvis.engine.router import ToolRouter
+from tests.engine.test_router import CATALOGUE
 from tests.scripted_llm import Reply, ScriptedLLMServer
 from tests.tools.conftest import setup_jarvis
 from tests.tools.test_injection import speech
 
-from .conftest import ask, jarvis_agent, run_services
+from .conftest import (
+    ALARM,
+    ask,
+    changed,
+    guarded,
+    jarvis_agent,
+    run_services,
+    setup_house,
+)
 
 pytestmark = pytest.mark.usefixtures("ha_core")
 
@@ -340,6 +350,81 @@ async def test_the_models_call_on_a_shared_name_runs_exactly_after_the_yes(
 
 
 @pytest.mark.parametrize(
+    "call",
+    [
+        ("HassTurnOff", {"name": "back door lock"}),
+        ("HassTurnOff", {"name": "Back Door", "domain": ["smart_lock"]}),
+    ],
+    ids=["area-and-kind-as-name", "area-as-name-wrong-domain"],
+)
+@pytest.mark.usefixtures("house")
+async def test_the_models_call_on_a_lock_named_by_its_area_runs_after_the_yes(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    call: tuple[str, dict[str, object]],
+) -> None:
+    """The model names the area and the kind ("back door lock") or the area
+    with a kind that is no domain (1.5B). The request's verb says which kind
+    it is for: the locks of the Back Door area, as HA's matcher reads
+    "unlock the back door lock"."""
+    agent = await _agent(hass, scripted_llm, fast=False)
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+    before = _house_states(hass)
+
+    first = await ask(hass, agent, "the back door lock needs to be unlocked")
+
+    assert speech(first) == "Shall I unlock Deadbolt?"
+    assert _house_states(hass) == before
+    await ask(hass, agent, "yes", first["conversation_id"])
+    moved = {e for e, state in _house_states(hass).items() if state != before[e]}
+    assert moved == {DEADBOLT}
+
+
+@pytest.mark.usefixtures("house")
+async def test_the_request_s_verb_beats_the_model_s_domain_on_a_shared_name(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "I want the garage door opener open" as HassTurnOn for the
+    opener's light (domain "light"), and the light went on. The user's verb
+    says which of the entities sharing the name is meant: the cover, held
+    for the yes."""
+    agent = await _agent(hass, scripted_llm, fast=False)
+    call = ("HassTurnOn", {"name": "Garage Door Opener", "domain": ["light"]})
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+    before = _house_states(hass)
+
+    first = await ask(hass, agent, "I want the garage door opener open")
+
+    assert speech(first) == "Shall I open Garage Door Opener?"
+    assert _house_states(hass) == before
+    await ask(hass, agent, "yes", first["conversation_id"])
+    moved = {e for e, state in _house_states(hass).items() if state != before[e]}
+    assert moved == {OPENER}
+
+
+@pytest.mark.usefixtures("house")
+async def test_a_kind_that_is_no_domain_does_not_hide_the_doors(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "open the door" as the name "Door" with the domain "door",
+    which no entity has: HA matched nothing and the turn failed. Without the
+    made-up domain the name fits several doors, and Jarvis asks which."""
+    agent = await _agent(hass, scripted_llm, fast=False)
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOn", {"name": "Door", "domain": ["door"]})])
+    )
+    before = _house_states(hass)
+
+    response = await ask(hass, agent, "open the door")
+
+    assert speech(response) == (
+        "Which one do you mean: Front Door or Garage Door Opener?"
+    )
+    assert _house_states(hass) == before
+    assert len(scripted_llm.chat_requests) == 1
+
+
+@pytest.mark.parametrize(
     ("language", "text", "reply"),
     [
         ("en", "close Garage Door Opener", "Done, I closed Garage Door Opener."),
@@ -371,3 +456,103 @@ async def test_a_plain_command_on_a_shared_name_runs_without_the_model(
     assert moved == {OPENER}
     assert hass.states.get(OPENER).state == "closed"
     assert scripted_llm.chat_requests == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        Command(
+            "de",
+            "Deaktiviere House Alarm",
+            "Soll ich House Alarm unscharf schalten?",
+            "ja",
+            ALARM,
+            "disarmed",
+        ),
+        Command(
+            "es",
+            "Desactiva House Alarm",
+            "¿Debo desarmar House Alarm?",
+            "sí",
+            ALARM,
+            "disarmed",
+        ),
+    ],
+    ids=lambda c: c.language,
+)
+async def test_turning_off_an_alarm_panel_disarms_it_after_the_yes(
+    hass: HomeAssistant,
+    ha_core: None,
+    scripted_llm: ScriptedLLMServer,
+    command: Command,
+) -> None:
+    """HA's matcher understands "deactivate <panel>" as HassTurnOff, which
+    HA's handler cannot run on an alarm panel (it has no turn_off). Jarvis
+    holds what the user means, a disarm, asks, and disarms after the yes,
+    with no LLM call."""
+    house = await setup_house(hass, scripted_llm, prefer_local=True)
+    hass.config.language = command.language
+    before = guarded(hass)
+
+    first = await ask(hass, house.agent, command.text, language=command.language)
+
+    assert speech(first) == command.question
+    assert changed(hass, before) == set()
+    await ask(
+        hass,
+        house.agent,
+        command.yes,
+        first["conversation_id"],
+        language=command.language,
+    )
+    assert changed(hass, before) == {command.opens}
+    assert hass.states.get(command.opens).state == command.to
+    assert scripted_llm.chat_requests == []
+
+
+async def test_the_models_turn_off_on_an_alarm_panel_disarms_it_after_the_yes(
+    hass: HomeAssistant, ha_core: None, scripted_llm: ScriptedLLMServer
+) -> None:
+    """HA's own prompt tells the model to use HassTurnOff to deactivate; on
+    an alarm panel Jarvis holds a disarm and runs it after the yes."""
+    house = await setup_house(hass, scripted_llm)
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOff", {"name": "House Alarm"})]),
+        Reply(content="Done."),
+    )
+    before = guarded(hass)
+
+    first = await ask(hass, house.agent, "disarm the house alarm")
+
+    assert speech(first) == "Shall I disarm House Alarm?"
+    assert changed(hass, before) == set()
+    reply = await ask(hass, house.agent, "yes", first["conversation_id"])
+    assert speech(reply) == "Done, I disarmed House Alarm."
+    assert changed(hass, before) == {ALARM}
+    assert hass.states.get(ALARM).state == "disarmed"
+    assert len(scripted_llm.chat_requests) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "disarm the alarm",
+        "Schalte die Alarmanlage unscharf",
+        "Deaktiviere die Alarmanlage",
+        "Desarma la alarma",
+        "Desactiva la alarma",
+        "Désarme l'alarme",
+        "Disinserisci l'allarme",
+        "Deactiveer het alarm",
+        "Desarma o alarme",
+    ],
+)
+def test_a_disarm_command_is_routed_to_the_tool_that_disarms(text: str) -> None:
+    """Turning off an alarm panel disarms it (above), so the tool router
+    offers HassTurnOff for the words that disarm, rather than falling open to
+    the whole catalogue: a prompt too long for a small model on a CPU to read
+    before the turn's time runs out (0.5B and 1.5B, scenario benchmark)."""
+    route = ToolRouter(max_tools=4).route(text, CATALOGUE)
+
+    assert not route.fell_open
+    assert "HassTurnOff" in [tool.name for tool in route.tools]

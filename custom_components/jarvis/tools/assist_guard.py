@@ -70,23 +70,35 @@ _ON_OFF_CALLS = {
     ("valve", "turn_off"): "close_valve",
 }
 _ON_OFF_INTENTS = frozenset({intent.INTENT_TURN_ON, intent.INTENT_TURN_OFF})
+# What the on/off intents mean for a domain HA's handler refuses (it has no
+# turn_on/turn_off): "deactivate the alarm" disarms it. Jarvis makes these
+# calls itself.
+_BEYOND_HA_CALLS = {("alarm_control_panel", "turn_off"): "alarm_disarm"}
 
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """An entity an intent acts on, and the service call it makes for it."""
+    """An entity an intent acts on, and the service call it makes for it
+    (`by_ha`: the call HA's own handler makes; else one only Jarvis makes)."""
 
     state: State
     call: Call
+    by_ha: bool = True
 
 
 @dataclass(frozen=True, slots=True)
 class Reach:
     """What an intent would act on; `shared` when HA's matcher would refuse
-    it for a name several entities share, and only Jarvis's calls can run it."""
+    it for a name several entities share."""
 
     targets: list[Target] = field(default_factory=list)
     shared: bool = False
+
+    @property
+    def own(self) -> bool:
+        """Only Jarvis's calls can run it: HA would refuse the shared name,
+        or its handler has no call for a target."""
+        return self.shared or not all(target.by_ha for target in self.targets)
 
 
 def intent_targets(
@@ -161,6 +173,8 @@ def _target(
     if intent_obj.intent_type in _ON_OFF_INTENTS:
         if own := _ON_OFF_CALLS.get((state.domain, service)):
             return Target(state, Call(state.domain, own, data))
+        if beyond := _BEYOND_HA_CALLS.get((state.domain, service)):
+            return Target(state, Call(state.domain, beyond, data), by_ha=False)
         if not hass.services.has_service(state.domain, service):
             return None
         return Target(state, Call(domain, service, data))
@@ -258,6 +272,7 @@ class GuardedIntentTool(WrappingTool):
                 slots,
                 assistant=llm_context.assistant,
                 language=language,
+                request=user_text(),
             )
             if isinstance(repaired, Answer):
                 return repaired.result
@@ -280,7 +295,7 @@ class GuardedIntentTool(WrappingTool):
         calls = [target.call for target in reached]
 
         async def run() -> JsonObjectType:
-            if reach.shared:
+            if reach.own:
                 result = await run_calls(hass, calls, llm_context.context)
                 acts = target_deeds(hass, reached, slots)
                 if acts and self.intent_type in _ON_OFF_INTENTS:

@@ -3,7 +3,9 @@
 A 0.5B model asks HassTurnOff for a device called "office" (an area), HassTurnOn
 for "light" (a kind of device), or sends a placeholder name. HA answers all of
 them with a `MatchFailedError` whose text the model cannot use, and the turn
-fails. Here a name that is an area or floor becomes that slot, a word that fits
+fails. Here a name that is an area or floor becomes that slot (with the kind
+of device the request's verb is for: "unlock the side door lock" means the
+locks of the Side Door area, whatever kind the model named), a word that fits
 one device becomes that device's name, and a word that fits several becomes a
 question to the user (inside an area: all of them, as HA does for "the lights
 in the kitchen").
@@ -19,6 +21,7 @@ from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import area_registry as ar, floor_registry as fr, intent
 from homeassistant.util.json import JsonObjectType
 
+from ..engine.lang import verb_domains
 from ..engine.phrases import FINAL_REPLY, OR, WHICH, FinalReply, listed, phrase
 from ..engine.text import folded_words, within
 from .services import closest_names
@@ -75,11 +78,22 @@ def repair_targets(
     *,
     assistant: str | None,
     language: str,
+    request: str | None = None,
 ) -> Slots | Answer:
-    """Slots HA can match, or what to answer without calling HA."""
+    """Slots HA can match, or what to answer without calling HA. The user's
+    `request` says, by its verbs, what kind of device an area's name is for
+    ("unlock the side door lock": the locks of the Side Door area)."""
     name = slots.get("name", {}).get("value")
     if not isinstance(name, str) or name == "all":
         return slots
+    # A name several kinds of entity share: the user's verb says which one
+    # ("open" the opener's cover), whatever other kind the model picked.
+    if _kind_unsaid(slots, request, language) and (
+        kinds := _kinds_in(
+            hass, handler, slots, assistant, request=request, language=language
+        )
+    ):
+        return kinds
     if _matches(hass, handler, slots, assistant):
         return slots
     # A device's own name wins over an area, floor or kind the model added
@@ -87,15 +101,24 @@ def repair_targets(
     named = {k: v for k, v in slots.items() if k not in _NARROWING}
     if named != slots and _matches(hass, handler, named, assistant):
         return named
+    # A kind no entity has is a guess ("door", "smart_lock"): the name decides.
+    if "domain" in slots and not hass.states.async_entity_ids(slots["domain"]["value"]):
+        slots = {key: value for key, value in slots.items() if key != "domain"}
     rest = {key: value for key, value in slots.items() if key != "name"}
     words = folded_words(name)
     if not words:
         return _no_match(f"'{name}' is not a name: say which device or area.")
     room = {"domain": {"value": _ROOM_DOMAINS}} | rest
+    place: Slots | None = None
     if "area" not in slots and any(intent.find_areas(name, ar.async_get(hass))):
-        return room | {"area": {"value": name}}
-    if "floor" not in slots and any(intent.find_floors(name, fr.async_get(hass))):
-        return room | {"floor": {"value": name}}
+        place = rest | {"area": {"value": name}}
+    elif "floor" not in slots and any(intent.find_floors(name, fr.async_get(hass))):
+        place = rest | {"floor": {"value": name}}
+    if place is not None:
+        kinds = _kinds_in(
+            hass, handler, place, assistant, request=request, language=language
+        )
+        return kinds or room | place
     # Everything the call could reach without the name, then the ones it fits.
     reachable = intent.async_match_targets(
         hass, intent_constraints(handler, rest, assistant)
@@ -107,6 +130,12 @@ def repair_targets(
         return rest | {"domain": {"value": sorted({s.domain for s in fitting})}}
     if fitting:
         return _which(fitting, language)
+    if ("area" in rest or "floor" in rest) and (
+        kinds := _kinds_in(
+            hass, handler, rest, assistant, request=request, language=language
+        )
+    ):
+        return kinds
     if (area := _area_within(hass, words)) is not None:
         # "Bedroom Light": the light in the Bedroom, which 0.5B named as one.
         leftover = " ".join(sorted(words - _area_words(area)))
@@ -116,6 +145,7 @@ def repair_targets(
             rest | {"area": {"value": area.name}, "name": {"value": leftover}},
             assistant=assistant,
             language=language,
+            request=request,
         )
         if not (isinstance(inside, Answer) and inside.result["error"] == NO_MATCH):
             return inside
@@ -128,6 +158,33 @@ def repair_targets(
         f"Nothing in the home is called '{name}'. "
         + closest_names("device", name, [state.name for state in exposed])
     )
+
+
+def _kinds_in(
+    hass: HomeAssistant,
+    handler: intent.DynamicServiceIntentHandler,
+    place: Slots,
+    assistant: str | None,
+    *,
+    request: str | None,
+    language: str,
+) -> Slots | None:
+    """The devices of the place or name that the request's verbs are for, in
+    place of a kind the model named wrongly or left in the name (None: the
+    verbs name no kind there)."""
+    if not (domains := verb_domains(request or "", language)):
+        return None
+    kinds = place | {"domain": {"value": sorted(domains)}}
+    return kinds if _matches(hass, handler, kinds, assistant) else None
+
+
+def _kind_unsaid(slots: Slots, request: str | None, language: str) -> bool:
+    """Whether the model named a kind the request's verbs do not."""
+    said = slots.get("domain", {}).get("value")
+    if not said:
+        return False
+    kinds = {said} if isinstance(said, str) else set(said)
+    return not kinds & verb_domains(request or "", language)
 
 
 def _matches(

@@ -88,7 +88,10 @@ LANGUAGE = Language(
     stopwords=words("der, die, das, und, bitte"),
     tool_topics={
         "turnon": words("an, ein, einschalten, anschalten, öffne, öffnen, auf"),
-        "turnoff": words("aus, ausschalten, abschalten, schließe, schließen, zu"),
+        "turnoff": words(
+            "aus, ausschalten, abschalten, schließe, schließen, zu, unscharf, "
+            "deaktiviere, deaktivieren"
+        ),
         "lightset": words("dimme, dimmen, helligkeit, prozent, farbe"),
         "climate": words("temperatur, grad, heizung, wärmer, kälter"),
         "getlivecontext": words("ist, sind, wie, was, welche, status"),

@@ -98,7 +98,7 @@ LANGUAGE = Language(
     ),
     tool_topics={
         "turnon": words("on, open, start, activate, unlock, enable"),
-        "turnoff": words("off, close, shut, stop, lock, disable"),
+        "turnoff": words("off, close, shut, stop, lock, disable, disarm, deactivate"),
         "lightset": words("dim, brighten, brightness, percent, colour, color"),
         "climate": words(
             "temperature, warm, warmer, cold, colder, heat, heating, thermostat, "

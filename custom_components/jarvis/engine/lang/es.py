@@ -80,7 +80,9 @@ LANGUAGE = Language(
     stopwords=words("el, la, los, las, y, por, favor"),
     tool_topics={
         "turnon": words("enciende, encender, prende, abre, abrir, activa"),
-        "turnoff": words("apaga, apagar, cierra, cerrar"),
+        "turnoff": words(
+            "apaga, apagar, cierra, cerrar, desarma, desarmar, desactiva, desactivar"
+        ),
         "lightset": words("brillo, atenúa, porcentaje"),
         "climate": words("temperatura, grados, calefacción"),
         "getlivecontext": words("está, están, qué, cuál, cómo, estado"),

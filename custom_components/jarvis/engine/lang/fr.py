@@ -86,7 +86,7 @@ LANGUAGE = Language(
     stopwords=words("le, les, et, s'il"),
     tool_topics={
         "turnon": words("allume, ouvre"),
-        "turnoff": words("éteins, ferme"),
+        "turnoff": words("éteins, ferme, désarme, désarmer, désactive, désactiver"),
         "lightset": words("luminosité"),
         "climate": words("chauffage"),
         "getlivecontext": words("est, quel, quelle"),

@@ -85,7 +85,9 @@ LANGUAGE = Language(
     stopwords=words("il, lo, la, gli, le, e, di, per, favore"),
     tool_topics={
         "turnon": words("accendi, accendere, apri, aprire, attiva, sblocca"),
-        "turnoff": words("spegni, spegnere, chiudi, chiudere, disattiva, blocca"),
+        "turnoff": words(
+            "spegni, spegnere, chiudi, chiudere, disattiva, blocca, disinserisci, disarma"
+        ),
         "lightset": words("abbassa, luminosità, percento, colore"),
         "climate": words("temperatura, gradi, riscaldamento, termostato"),
         "getlivecontext": words("è, sono, cosa, quale, quali, stato, aperto, chiuso"),

@@ -88,7 +88,7 @@ LANGUAGE = Language(
     stopwords=words("de, het, een, en, of, alsjeblieft"),
     tool_topics={
         "turnon": words("aan, inschakelen, ontgrendel, activeer"),
-        "turnoff": words("uit, uitschakelen, sluit, dicht, vergrendel"),
+        "turnoff": words("uit, uitschakelen, sluit, dicht, vergrendel, deactiveer"),
         "lightset": words("dimmen, helderheid, procent, kleur"),
         "climate": words("temperatuur, graden, verwarming, kouder"),
         "getlivecontext": words("zijn, wat, welke, hoe, staat, dicht"),

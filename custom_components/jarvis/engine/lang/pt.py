@@ -89,7 +89,10 @@ LANGUAGE = Language(
     stopwords=words("o, a, os, as, e, de, por, favor"),
     tool_topics={
         "turnon": words("liga, ligar, acende, acender, abre, abrir, ativa, destranca"),
-        "turnoff": words("desliga, desligar, apaga, fecha, fechar, tranca"),
+        "turnoff": words(
+            "desliga, desligar, apaga, fecha, fechar, tranca, desarma, desarmar, "
+            "desativa, desativar"
+        ),
         "lightset": words("brilho, porcentagem, percentagem, cor"),
         "climate": words("temperatura, graus, aquecimento, termostato"),
         "getlivecontext": words("está, estão, é, qual, quais, estado, aberto, fechado"),
