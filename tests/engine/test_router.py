@@ -62,6 +62,12 @@ CATALOGUE = [
         ("mach das Licht an", "HassTurnOn"),
         ("apaga la luz del salón", "HassTurnOff"),
         ("what time is it", "GetDateTime"),
+        # Home Assistant locks a lock with HassTurnOn and unlocks with HassTurnOff.
+        ("unlock the back door", "HassTurnOff"),
+        ("lock the back door", "HassTurnOn"),
+        ("sblocca la porta", "HassTurnOff"),
+        ("ontgrendel de voordeur", "HassTurnOff"),
+        ("destranca a porta", "HassTurnOff"),
     ],
 )
 def test_router_keeps_the_right_tool(request_text: str, expected: str) -> None:

@@ -97,8 +97,8 @@ LANGUAGE = Language(
         "would, me, my, i, it"
     ),
     tool_topics={
-        "turnon": words("on, open, start, activate, unlock, enable"),
-        "turnoff": words("off, close, shut, stop, lock, disable, disarm, deactivate"),
+        "turnon": words("on, open, start, activate, lock, enable"),
+        "turnoff": words("off, close, shut, stop, unlock, disable, disarm, deactivate"),
         "lightset": words("dim, brighten, brightness, percent, colour, color"),
         "climate": words(
             "temperature, warm, warmer, cold, colder, heat, heating, thermostat, "

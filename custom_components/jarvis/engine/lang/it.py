@@ -84,9 +84,9 @@ LANGUAGE = Language(
     common_words=words("il, lo, gli, le, è, sono, mio, mia, cosa, chi, che, di, e"),
     stopwords=words("il, lo, la, gli, le, e, di, per, favore"),
     tool_topics={
-        "turnon": words("accendi, accendere, apri, aprire, attiva, sblocca"),
+        "turnon": words("accendi, accendere, apri, aprire, attiva, blocca"),
         "turnoff": words(
-            "spegni, spegnere, chiudi, chiudere, disattiva, blocca, disinserisci, disarma"
+            "spegni, spegnere, chiudi, chiudere, disattiva, sblocca, disinserisci, disarma"
         ),
         "lightset": words("abbassa, luminosità, percento, colore"),
         "climate": words("temperatura, gradi, riscaldamento, termostato"),

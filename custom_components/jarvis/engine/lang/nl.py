@@ -87,8 +87,8 @@ LANGUAGE = Language(
     common_words=words("de, het, een, is, zijn, mijn, wat, wie, hoe, en, van"),
     stopwords=words("de, het, een, en, of, alsjeblieft"),
     tool_topics={
-        "turnon": words("aan, inschakelen, ontgrendel, activeer"),
-        "turnoff": words("uit, uitschakelen, sluit, dicht, vergrendel, deactiveer"),
+        "turnon": words("aan, inschakelen, vergrendel, activeer"),
+        "turnoff": words("uit, uitschakelen, sluit, dicht, ontgrendel, deactiveer"),
         "lightset": words("dimmen, helderheid, procent, kleur"),
         "climate": words("temperatuur, graden, verwarming, kouder"),
         "getlivecontext": words("zijn, wat, welke, hoe, staat, dicht"),

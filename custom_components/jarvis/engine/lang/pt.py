@@ -88,9 +88,9 @@ LANGUAGE = Language(
     common_words=words("o, os, as, é, meu, minha, que, quem, como, e, de, do, da"),
     stopwords=words("o, a, os, as, e, de, por, favor"),
     tool_topics={
-        "turnon": words("liga, ligar, acende, acender, abre, abrir, ativa, destranca"),
+        "turnon": words("liga, ligar, acende, acender, abre, abrir, ativa, tranca"),
         "turnoff": words(
-            "desliga, desligar, apaga, fecha, fechar, tranca, desarma, desarmar, "
+            "desliga, desligar, apaga, fecha, fechar, destranca, desarma, desarmar, "
             "desativa, desativar"
         ),
         "lightset": words("brilho, porcentagem, percentagem, cor"),
