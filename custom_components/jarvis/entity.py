@@ -90,7 +90,7 @@ def tool_specs(api: llm.APIInstance | None, names: ToolNames) -> list[ToolSpec]:
     """Home Assistant's LLM tools as engine tool specs."""
     if api is None:
         return []
-    specs = [
+    return [
         ToolSpec(
             name=names.short(tool.name),
             description=tool.description or "",
@@ -100,9 +100,6 @@ def tool_specs(api: llm.APIInstance | None, names: ToolNames) -> list[ToolSpec]:
         )
         for tool in api.tools
     ]
-    # In one order whatever order integrations registered their intents in
-    # after a restart: the tools are part of the prompt's cached prefix.
-    return sorted(specs, key=lambda spec: spec.name)
 
 
 def split_prompt(

@@ -128,10 +128,9 @@ async def test_native_tool_call_then_answer(
     assert result.llm_calls == 2
     assert result.ended == "done"
     first, second = scripted_llm.chat_requests
-    # By name, whatever order the host gave: the tools are part of the prefix.
     assert [t["function"]["name"] for t in sent_tools(first)] == [
-        "GetLiveContext",
         "HassTurnOn",
+        "GetLiveContext",
     ]
     tool_message = second["json"]["messages"][-1]
     assert tool_message["role"] == "tool"
@@ -290,7 +289,7 @@ async def test_unknown_tool_gets_error_listing_valid_names(
     record = result.tool_calls[0]
     assert record.answered_by_engine
     assert record.result["error"] == "unknown_tool"
-    assert "GetLiveContext, HassTurnOn" in record.result["error_text"]
+    assert "HassTurnOn, GetLiveContext" in record.result["error_text"]
     sent_back = scripted_llm.chat_requests[1]["json"]["messages"][-1]["content"]
     assert "unknown_tool" in sent_back
 

@@ -58,9 +58,6 @@ async def test_the_turns_context_goes_before_the_request_words(
     # The router's choice differs; what comes before it does not.
     assert tools != tools_2 or system != system_2
     assert os.path.commonprefix([system, system_2]).startswith(SYSTEM)  # noqa: RUF071
-    if tools:  # native: the tools by name, whatever order the host gave
-        names = [tool["function"]["name"] for tool in tools]
-        assert names == sorted(names)
     assert light == f"{CONTEXT_HEADER}\nIt is 25:00.\n\nturn on the kitchen light"
     assert vacuum == f"{CONTEXT_HEADER}\nIt is 24:00.\n\nstart the vacuum cleaner"
 

@@ -133,10 +133,11 @@ class ReplyLoop:
             engine=self.engine,
             system_prompt=system_prompt,
             messages=_digested_history(history, limit),
-            # By name, whatever order the host and the router gave: the tools
-            # are part of the prompt. A tool offered later in the turn goes
-            # last, which keeps the prompt's start for the server's cache.
-            tools={tool.name: tool for tool in sorted(offered, key=_name)},
+            # In the host's order, which small models follow: the text
+            # protocol's example call is the first tool's (HassTurnOn before
+            # GetLiveContext). A tool offered later in the turn goes last,
+            # which keeps the prompt's start for the server's cache.
+            tools={tool.name: tool for tool in offered},
             catalogue=catalogue,
             language=language,
             request=request,
@@ -300,10 +301,6 @@ class ReplyLoop:
 _STOP_RE = re.compile(
     rf"^\W*(?:{any_of(every(lambda pack: pack.stop))})\W*$", re.IGNORECASE
 )
-
-
-def _name(tool: ToolSpec) -> str:
-    return tool.name
 
 
 def is_stop_request(text: str) -> bool:
