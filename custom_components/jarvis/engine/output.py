@@ -12,6 +12,22 @@ _THINK_CLOSE = "</think>"
 _SENTENCE_END_RE = re.compile(r"[.!?…。](?:\s|$)|\n")
 
 
+def sentences(text: str) -> list[str]:
+    """The text cut after each sentence end, each piece with the spaces after it."""
+    pieces: list[str] = []
+    start = 0
+    for match in _SENTENCE_END_RE.finditer(text):
+        end = match.end()
+        while end < len(text) and text[end].isspace():
+            end += 1
+        if end > start:
+            pieces.append(text[start:end])
+            start = end
+    if start < len(text):
+        pieces.append(text[start:])
+    return pieces
+
+
 def _partial_tag_len(text: str, tag: str) -> int:
     """Length of the longest suffix of text that is a prefix of tag."""
     for size in range(min(len(tag) - 1, len(text)), 0, -1):

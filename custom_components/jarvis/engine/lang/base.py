@@ -52,6 +52,25 @@ class Language:
     # "open" is for a cover or valve, not a light that shares its name.
     verb_domains: Mapping[str, tuple[str, ...]]
 
+    # What a reply claims of a device, checked against the home
+    # (`engine.grounding`). Words by the state they claim; the first is
+    # what Jarvis says when it puts a claim right: "locked": ("locked",).
+    state_words: Mapping[str, tuple[str, ...]]
+    # What may stand between a device's name and its state: "is", "already".
+    state_links: tuple[str, ...]
+    # Of those, the ones that make a state a change just made: "been" of "has
+    # been muted".
+    changed_links: tuple[str, ...]
+    # What may stand before a device's name: "the".
+    articles: tuple[str, ...]
+    # Words that leave a sentence's claims unsure or denied, beyond
+    # `negations` and `hedges`: "if", "might"; "no" where it is not one of them.
+    unsure: tuple[str, ...]
+    # The truth said instead: a state, with {name} and {state}; an action the
+    # turn did not do, with {name}.
+    is_state: str
+    not_changed: str
+
     # Words of a reply to Jarvis's question ("Shall I unlock Front Door?"),
     # written as said; `engine.answers` folds case, accents and apostrophes.
     # A yes: "yes", "go ahead".

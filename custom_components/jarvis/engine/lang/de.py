@@ -56,6 +56,27 @@ LANGUAGE = Language(
         "media_player": words("spiele, pause, stumm, lautstärke"),
         "vacuum": words("sauge, saugen, reinige, staubsauger"),
     },
+    state_words={
+        "on": words("an, eingeschaltet, angeschaltet"),
+        "off": words("aus, ausgeschaltet, abgeschaltet"),
+        "open": words("offen, geöffnet, auf"),
+        "closed": words("geschlossen, zu"),
+        "locked": words("abgeschlossen, verriegelt, zugesperrt"),
+        "unlocked": words("aufgeschlossen, entriegelt, aufgesperrt"),
+        "playing": words("spielt, läuft"),
+        "paused": words("pausiert"),
+        "muted": words("stumm, stummgeschaltet"),
+        "unmuted": words("nicht stumm"),
+    },
+    state_links=words(
+        "ist, sind, war, waren, wurde, wurden, worden, jetzt, nun, bereits, "
+        "schon, noch, gerade, derzeit, aktuell, beide, alle, auch"
+    ),
+    changed_links=words("wurde, wurden, worden"),
+    articles=words("der, die, das, den, dem, des, dein, deine, ein, eine, einen"),
+    unsure=words("wenn, falls, ob, sollte, könnte, würde, vielleicht"),
+    is_state="{name} ist {state}.",
+    not_changed="Ich habe {name} nicht verändert.",
     yes=words(
         "ja, jawohl, jo, jep, klar, na klar, genau, gerne, gern, sicher, okay, ok, "
         "in ordnung, passt, richtig, natürlich, selbstverständlich, einverstanden, "

@@ -52,6 +52,27 @@ LANGUAGE = Language(
         "media_player": words("play, pause, mute, unmute, volume"),
         "vacuum": words("vacuum, clean, dock"),
     },
+    state_words={
+        "on": words("on, switched on, turned on"),
+        "off": words("off, switched off, turned off"),
+        "open": words("open, opened"),
+        "closed": words("closed, shut"),
+        "locked": words("locked"),
+        "unlocked": words("unlocked"),
+        "playing": words("playing"),
+        "paused": words("paused"),
+        "muted": words("muted"),
+        "unmuted": words("unmuted"),
+    },
+    state_links=words(
+        "is, are, was, were, has, have, been, now, already, still, currently, "
+        "both, all, also, just, got"
+    ),
+    changed_links=words("been, got"),
+    articles=words("the, your, my, a, an"),
+    unsure=words("if, whether, unless, might, may, should, could, would"),
+    is_state="{name} is {state}.",
+    not_changed="I did not change {name}.",
     yes=words(
         "yes, yeah, yep, yup, sure, ok, okay, alright, all right, right, fine, "
         "good, great, perfect, correct, confirm, confirmed, do it, go ahead, "

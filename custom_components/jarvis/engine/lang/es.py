@@ -52,6 +52,27 @@ LANGUAGE = Language(
         "media_player": words("reproduce, pausa, silencia, volumen"),
         "vacuum": words("aspira, aspirar, limpia"),
     },
+    state_words={
+        "on": words("encendido, encendida"),
+        "off": words("apagado, apagada"),
+        "open": words("abierto, abierta"),
+        "closed": words("cerrado, cerrada"),
+        "locked": words("bloqueado, bloqueada, cerrado con llave, cerrada con llave"),
+        "unlocked": words("desbloqueado, desbloqueada"),
+        "playing": words("reproduciendo, sonando"),
+        "paused": words("en pausa, pausado, pausada"),
+        "muted": words("silenciado, silenciada"),
+        "unmuted": words("con sonido"),
+    },
+    state_links=words(
+        "está, están, estaba, es, son, ha, han, sido, fue, ya, ahora, sigue, "
+        "todavía, también"
+    ),
+    changed_links=words("sido, fue, fueron"),
+    articles=words("el, la, los, las, tu, un, una"),
+    unsure=words("no, si, quizás, podría"),
+    is_state="Estado de {name}: {state}.",
+    not_changed="No he cambiado {name}.",
     yes=words(
         "sí, claro, vale, dale, venga, bueno, de acuerdo, por supuesto, hazlo, "
         "adelante, perfecto, correcto, exacto, afirmativo, ok, okey, cómo no"

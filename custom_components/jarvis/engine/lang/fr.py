@@ -52,6 +52,27 @@ LANGUAGE = Language(
         "media_player": words("joue, pause, coupe le son, volume"),
         "vacuum": words("aspire, aspirer, nettoie"),
     },
+    state_words={
+        "on": words("allumé, allumée"),
+        "off": words("éteint, éteinte"),
+        "open": words("ouvert, ouverte"),
+        "closed": words("fermé, fermée"),
+        "locked": words("verrouillé, verrouillée, fermé à clé, fermée à clé"),
+        "unlocked": words("déverrouillé, déverrouillée"),
+        "playing": words("en lecture, en cours de lecture"),
+        "paused": words("en pause"),
+        "muted": words("en sourdine, muet, muette"),
+        "unmuted": words("avec le son"),
+    },
+    state_links=words(
+        "est, sont, était, a, ont, été, maintenant, déjà, toujours, encore, "
+        "actuellement, aussi"
+    ),
+    changed_links=words("été"),
+    articles=words("le, la, les, l, votre, ton, un, une"),
+    unsure=words("ne, n, si, peut, pourrait"),
+    is_state="État de {name} : {state}.",
+    not_changed="Je n'ai pas changé {name}.",
     yes=words(
         "oui, ouais, si, d'accord, ok, okay, bien sûr, volontiers, vas-y, allez-y, "
         "allez, fais-le, faites-le, c'est bon, parfait, exactement, absolument, "

@@ -52,6 +52,26 @@ LANGUAGE = Language(
         "media_player": words("riproduci, pausa, muto, volume"),
         "vacuum": words("aspira, pulisci"),
     },
+    state_words={
+        "on": words("acceso, accesa"),
+        "off": words("spento, spenta"),
+        "open": words("aperto, aperta"),
+        "closed": words("chiuso, chiusa"),
+        "locked": words("bloccato, bloccata, chiuso a chiave, chiusa a chiave"),
+        "unlocked": words("sbloccato, sbloccata"),
+        "playing": words("in riproduzione"),
+        "paused": words("in pausa"),
+        "muted": words("silenziato, silenziata, muto"),
+        "unmuted": words("con l'audio"),
+    },
+    state_links=words(
+        "è, sono, era, stato, stata, stati, state, ora, adesso, già, ancora, anche"
+    ),
+    changed_links=words("stato, stata, stati, state"),
+    articles=words("il, lo, la, l, i, gli, le, un, una"),
+    unsure=words("se, forse, potrebbe"),
+    is_state="Stato di {name}: {state}.",
+    not_changed="Non ho cambiato {name}.",
     yes=words(
         "sì, certo, certamente, va bene, d'accordo, ok, okay, vai, vai pure, "
         "procedi, fallo, fai pure, sicuro, esatto, perfetto, assolutamente, "

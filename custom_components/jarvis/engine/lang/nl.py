@@ -53,6 +53,26 @@ LANGUAGE = Language(
         "media_player": words("speel, pauzeer, demp, volume"),
         "vacuum": words("stofzuig, stofzuigen, maak schoon"),
     },
+    state_words={
+        "on": words("aan, ingeschakeld, aangezet"),
+        "off": words("uit, uitgeschakeld, uitgezet"),
+        "open": words("open, geopend"),
+        "closed": words("dicht, gesloten"),
+        "locked": words("op slot, vergrendeld"),
+        "unlocked": words("van het slot, ontgrendeld"),
+        "playing": words("speelt, afgespeeld"),
+        "paused": words("gepauzeerd"),
+        "muted": words("gedempt"),
+        "unmuted": words("hoorbaar"),
+    },
+    state_links=words(
+        "is, zijn, was, waren, werd, werden, staat, staan, nu, al, nog, ook"
+    ),
+    changed_links=words("werd, werden"),
+    articles=words("de, het, een, je, jouw"),
+    unsure=words("als, indien, misschien, zou"),
+    is_state="{name} is {state}.",
+    not_changed="Ik heb {name} niet veranderd.",
     yes=words(
         "ja, jawel, jazeker, zeker, oké, ok, okay, prima, goed, is goed, "
         "natuurlijk, doe maar, doe het, ga je gang, ga maar, akkoord, graag, "

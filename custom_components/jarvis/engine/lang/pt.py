@@ -52,6 +52,26 @@ LANGUAGE = Language(
         "media_player": words("toca, pausa, silencia, volume"),
         "vacuum": words("aspira, aspirar, limpa"),
     },
+    state_words={
+        "on": words("ligado, ligada, aceso, acesa"),
+        "off": words("desligado, desligada, apagado, apagada"),
+        "open": words("aberto, aberta"),
+        "closed": words("fechado, fechada"),
+        "locked": words("trancado, trancada, bloqueado, bloqueada"),
+        "unlocked": words("destrancado, destrancada, desbloqueado, desbloqueada"),
+        "playing": words("a tocar, tocando, em reprodução"),
+        "paused": words("em pausa, pausado, pausada"),
+        "muted": words("silenciado, silenciada, sem som"),
+        "unmuted": words("com som"),
+    },
+    state_links=words(
+        "está, estão, estava, é, são, foi, foram, ficou, já, agora, ainda, também"
+    ),
+    changed_links=words("foi, foram, ficou"),
+    articles=words("o, a, os, as, um, uma"),
+    unsure=words("não, se, talvez, poderia"),
+    is_state="Estado de {name}: {state}.",
+    not_changed="Não alterei {name}.",
     yes=words(
         "sim, claro, certo, pode, pode ser, pode sim, está bem, tá bem, ta bom, "
         "tudo bem, ok, okay, com certeza, de acordo, vai, força, faz isso, "

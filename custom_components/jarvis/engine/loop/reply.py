@@ -15,6 +15,7 @@ import time
 from ..budget import TokenEstimator
 from ..cache import ConversationCache
 from ..digest import digest_chars, tool_result_text
+from ..grounding import HouseView
 from ..lang import every
 from ..llm.base import ChatRequest, LLMClient, Usage
 from ..memory import (
@@ -80,6 +81,7 @@ class ReplyLoop:
         user: str = "household",
         look_first: Sequence[LookUp] | None = None,
         context: Sequence[str] = (),
+        house: HouseView | None = None,
     ) -> TurnResult:
         """Answer the last user message in `history`.
 
@@ -92,6 +94,9 @@ class ReplyLoop:
         if their tool is offered: what the request asks about the home. Empty,
         it says the request names nothing in the home; None, that the host
         does not know.
+
+        `house` is the live home each sentence of the model's reply is
+        checked against before it is shown (`grounding`); None checks nothing.
         """
         started = time.monotonic()
         if sum(1 for m in history if m.role == "user") <= 1:
@@ -150,6 +155,7 @@ class ReplyLoop:
         turn.plan = plan
         turn.user = user
         turn.look_first = look_first or ()
+        turn.house = house
         await self._run_in_time(turn, host)
         turn.result.duration = time.monotonic() - started
         return turn.result

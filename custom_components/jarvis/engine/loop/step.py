@@ -58,6 +58,9 @@ class StepTurn(Protocol):
     async def check_call(self, name: str, args: JsonObject) -> ToolCallDelta:
         """A call written as text, checked."""
 
+    def ground(self, text: str) -> str:
+        """Whole sentences of the reply, checked against the home."""
+
 
 class ModelStep:
     """One LLM call: streams safe text, then the tool calls it made."""
@@ -130,7 +133,7 @@ class ModelStep:
             async for text in self._consume(
                 await self._request(text_mode=text_mode), gate
             ):
-                yield TextDelta(text)
+                yield TextDelta(turn.ground(text))
         except LLMToolsRejectedError:
             if text_mode or not self._tools_offered:
                 raise
@@ -140,7 +143,7 @@ class ModelStep:
             text_mode = True
             gate = ReleaseGate(veto=self._echoes_instruction)
             async for text in self._consume(await self._request(text_mode=True), gate):
-                yield TextDelta(text)
+                yield TextDelta(turn.ground(text))
         if self._tools_offered:
             turn.result.protocol = "text" if text_mode else "native"
             self._protocol = turn.result.protocol
@@ -169,7 +172,7 @@ class ModelStep:
                 for name, args in _distinct(parsed.calls)
             ]
         elif parsed.prose and not self._echoes_instruction(parsed.prose):
-            yield TextDelta(_joined(gate.released, parsed.prose))
+            yield TextDelta(turn.ground(_joined(gate.released, parsed.prose)))
         elif not gate.released:
             self.outcome = "junk"
         for delta in self.calls:

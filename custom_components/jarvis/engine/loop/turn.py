@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache, partial
 from typing import Literal
 
 from ..digest import MAX_RAW_CHARS, tool_result_text
+from ..grounding import HouseView, ground
 from ..memory import MEMORY_TOOLS
+from ..output import sentences
 from ..phrases import (
     DID_FIELD,
     DONE,
@@ -18,6 +21,7 @@ from ..phrases import (
     phrase,
 )
 from ..planner import MEMORY, REPLY, Plan, PlanStep, grounded
+from ..redact import redact, redacting_logger
 from ..results import failed
 from ..router import (
     TOOL_SEARCH,
@@ -40,6 +44,8 @@ from .records import Ended, Purpose, ToolCallRecord, TurnResult
 from .rule import AfterStep, StepOutcome, next_step
 from .settings import Engine
 from .step import ModelStep, call_key
+
+_LOGGER = redacting_logger(__name__)
 
 REPAIR_INSTRUCTION = (
     "Answer the user's last message now in one or two short plain sentences, "
@@ -87,6 +93,8 @@ class Turn:
     look_first: Sequence[LookUp] = ()
     # What belongs to this turn only, said with the request (see `ReplyLoop.run`).
     context: list[str] = field(default_factory=list)
+    # The live home the reply's claims are checked against; None: unchecked.
+    house: HouseView | None = None
 
     @property
     def text_mode(self) -> bool:
@@ -99,6 +107,23 @@ class Turn:
     def note(self) -> str:
         """This turn's context, said with the request."""
         return "\n".join(self.context)
+
+    def ground(self, text: str) -> str:
+        """The model's sentences, each false claim about the home replaced
+        with the truth (`grounding`), read against the home as it is now and
+        the results of the turn's successful calls."""
+        if self.house is None:
+            return text
+        done = [r.result for r in self.result.tool_calls if not failed(r.result)]
+        # Read once for all the sentences of this text, and only if one
+        # claims something.
+        home = cache(partial(self.house, done))
+        grounded = "".join(
+            ground(sentence, self.language, home) for sentence in sentences(text)
+        )
+        if grounded != text:
+            _LOGGER.info("Reply put right: %r for %r", redact(grounded), redact(text))
+        return grounded
 
     async def run(self, host: StepHost) -> None:
         """Look first, run the plan, then model steps until the rule ends it."""

@@ -1,0 +1,384 @@
+"""Grounded replies: what a reply's sentence claims of a device, checked
+against the home before the sentence is spoken.
+
+Small models state what they never looked up or did ("the entry lock is
+already unlocked" while it is locked; "Done, I turned off Garden Light."
+when a valve was asked). A claim is a device named in the live home with a
+state the sentence gives it ("Front Door is locked", "X has been muted"), or
+an action done on it in the words Jarvis itself says what it did with
+(`did`: "I turned off X"). A state claim must match the live state; an action
+claim, a successful call of this turn on the device, or the state it shows
+now. A sentence with a false claim is replaced with the truth in Jarvis's
+words; a question, a negation, a supposition, or a sentence that names
+nothing in the home or no state Jarvis can judge stays as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+import re
+
+from .lang import LANGUAGES, Language, language_code
+from .text import singular
+from .types import JsonObject
+
+
+@dataclass(frozen=True, slots=True)
+class Device:
+    """A device of the live home, as a reply may name it."""
+
+    # Its name first, then its aliases.
+    names: tuple[str, ...]
+    domain: str
+    state: str
+    # The few attributes a claim may be about: device_class, is_volume_muted.
+    attributes: Mapping[str, object] = field(default_factory=dict)
+    # A successful call of this turn acted on it.
+    acted: bool = False
+
+
+# The home as it is now, given the results of the turn's successful calls
+# (the host knows which devices they acted on).
+type HouseView = Callable[[Sequence[JsonObject]], Sequence[Device]]
+
+# Verbs of `Language.did` and the state each leaves a device in.
+_DID_STATES = {
+    "turn_on": "on",
+    "turn_off": "off",
+    "open": "open",
+    "close": "closed",
+    "lock": "locked",
+    "unlock": "unlocked",
+}
+# Each claimable state and the one that denies it.
+_OPPOSITE = {
+    "on": "off",
+    "open": "closed",
+    "locked": "unlocked",
+    "playing": "paused",
+    "muted": "unmuted",
+}
+_OPPOSITE |= {second: first for first, second in _OPPOSITE.items()}
+_ON_OFF = {"on": {"on"}, "off": {"off"}}
+_OPEN_CLOSED = {"open": {"open", "opening"}, "closed": {"closed", "closing"}}
+_MEDIA = {
+    "on": {"on", "playing", "paused", "idle", "buffering"},
+    "off": {"off", "standby"},
+    "playing": {"playing"},
+    "paused": {"paused", "idle", "off", "standby"},
+}
+# By domain, the HA states that make each claim true; a state in none of a
+# claim's pair (unavailable, jammed) leaves it unjudged.
+_TRUE_IN: Mapping[str, Mapping[str, set[str]]] = {
+    **dict.fromkeys(
+        ("light", "switch", "fan", "input_boolean", "siren", "humidifier"), _ON_OFF
+    ),
+    "cover": _OPEN_CLOSED,
+    "valve": _OPEN_CLOSED,
+    "lock": {
+        "locked": {"locked", "locking"},
+        "unlocked": {"unlocked", "unlocking", "open", "opening"},
+    },
+    "media_player": _MEDIA,
+    "climate": {
+        "on": {"heat", "cool", "heat_cool", "auto", "dry", "fan_only"},
+        "off": {"off"},
+    },
+}
+# Contact sensors are open when on.
+_OPENINGS = frozenset({"door", "window", "garage_door", "opening"})
+_CONTACT = {"open": {"on"}, "closed": {"off"}}
+
+
+def holds(device: Device, claim: str) -> bool | None:
+    """Whether the device is in the claimed state; None when it cannot tell."""
+    if claim in ("muted", "unmuted"):
+        muted = device.attributes.get("is_volume_muted")
+        return None if not isinstance(muted, bool) else muted == (claim == "muted")
+    table = _TRUE_IN.get(device.domain)
+    if device.domain == "binary_sensor":
+        table = _CONTACT if device.attributes.get("device_class") in _OPENINGS else None
+    if table is None or claim not in table:
+        return None
+    if device.state in table[claim]:
+        return True
+    return False if device.state in table.get(_OPPOSITE[claim], ()) else None
+
+
+# A sentence's words, case-folded and plurals folded ("lights": "light"),
+# and the signs that break a list of names.
+_TOKEN_RE = re.compile(r"\w+|[,;:]")
+_BREAKS = frozenset(",;:")
+
+
+def _tokens(text: str) -> list[str]:
+    return [singular(token) for token in _TOKEN_RE.findall(text.casefold())]
+
+
+def _phrases(items: Iterable[str]) -> set[tuple[str, ...]]:
+    return {tuple(_tokens(item)) for item in items}
+
+
+@dataclass(frozen=True, slots=True)
+class _Words:
+    """One language's words for claims, tokenised once."""
+
+    pack: Language
+    # Longest first: "fermé à clé" is locked, not closed.
+    states: tuple[tuple[tuple[str, ...], str], ...]
+    links: frozenset[str]
+    changed: frozenset[str]
+    articles: frozenset[str]
+    joiners: frozenset[str]
+    doubts: set[tuple[str, ...]]
+    # Per verb of `_DID_STATES`: the words before and after its target.
+    did: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]
+    # Words without which a sentence claims nothing: its states and actions.
+    claiming: set[tuple[str, ...]]
+
+
+def _words(pack: Language) -> _Words:
+    def flat(items: Iterable[str]) -> frozenset[str]:
+        return frozenset(token for item in items for token in _tokens(item))
+
+    states = [
+        (tokens, state)
+        for state, said in pack.state_words.items()
+        for tokens in _phrases(said)
+    ]
+    did = {}
+    for verb in _DID_STATES:
+        before, after = pack.did[verb].split("{target}")
+        did[verb] = (tuple(_tokens(before)), tuple(_tokens(after)))
+    return _Words(
+        pack,
+        tuple(sorted(states, key=lambda item: -len(item[0]))),
+        flat(pack.state_links),
+        flat(pack.changed_links),
+        flat(pack.articles),
+        flat([pack.list_and, *pack.joiners]),
+        _phrases([*pack.negations, *pack.hedges, *pack.unsure]),
+        did,
+        {tokens for tokens, _ in states}
+        | {part for pair in did.values() for part in pair if part},
+    )
+
+
+_BY_CODE = {pack.code: _words(pack) for pack in LANGUAGES}
+
+
+@dataclass(frozen=True, slots=True)
+class _Claim:
+    device: Device
+    state: str
+    # An action: "I turned off X", "X has been muted".
+    action: bool
+
+
+def _at(tokens: Sequence[str], index: int, phrase: tuple[str, ...]) -> bool:
+    """Whether the phrase stands in the tokens at this index."""
+    return (
+        bool(phrase)
+        and index >= 0
+        and tuple(tokens[index : index + len(phrase)]) == phrase
+    )
+
+
+def _contains(tokens: Sequence[str], phrases: Iterable[tuple[str, ...]]) -> bool:
+    return any(
+        _at(tokens, index, phrase) for phrase in phrases for index in range(len(tokens))
+    )
+
+
+@lru_cache(maxsize=4096)
+def _name(name: str) -> tuple[str, ...]:
+    """A device's name as tokens; the same names come for every sentence."""
+    return tuple(_tokens(name))
+
+
+def _mentions(
+    tokens: Sequence[str], devices: Sequence[Device]
+) -> dict[int, tuple[int, Device]]:
+    """Where the sentence names a device: start index to (end, device); the
+    longest name wins, and a name two devices share names neither."""
+    by_name: dict[tuple[str, ...], Device | None] = {}
+    for device in devices:
+        for name in filter(None, map(_name, device.names)):
+            by_name[name] = device if by_name.get(name, device) is device else None
+    longest = max(map(len, by_name), default=0)
+    found: dict[int, tuple[int, Device]] = {}
+    index = 0
+    while index < len(tokens):
+        for size in range(min(longest, len(tokens) - index), 0, -1):
+            if named := by_name.get(tuple(tokens[index : index + size])):
+                found[index] = (index + size, named)
+                index += size
+                break
+        else:
+            index += 1
+    return found
+
+
+def _state_at(words: _Words, tokens: Sequence[str], index: int) -> str | None:
+    """The state a phrase at this index claims, the longest phrase first."""
+    for phrase, state in words.states:
+        if _at(tokens, index, phrase):
+            return state
+    return None
+
+
+def _claims(
+    words: _Words, tokens: Sequence[str], mentions: Mapping[int, tuple[int, Device]]
+) -> list[_Claim]:
+    """The claims on each named device. A state after a link ("Back Door is
+    locked") beats an action before ("I unlocked Front Door, Back Door is
+    locked"); a state right after the name may be the end of an action said
+    verb last ("Ich habe X ausgeschaltet")."""
+    claims = []
+    for start, (end, device) in mentions.items():
+        said = _said_state(words, tokens, end, mentions)
+        if said is not None and said[1]:
+            claims.append(_Claim(device, said[0], action=said[2]))
+        elif (state := _did(words, tokens, start, end, mentions)) is not None:
+            claims.append(_Claim(device, state, action=True))
+        elif said is not None:
+            claims.append(_Claim(device, said[0], action=False))
+    return claims
+
+
+def _said_state(
+    words: _Words,
+    tokens: Sequence[str],
+    index: int,
+    mentions: Mapping[int, tuple[int, Device]],
+) -> tuple[str, bool, bool] | None:
+    """The state said after a name ("X [and Y] is [already] locked"), whether
+    a link came before it, and whether one made it a change ("has been")."""
+    linked = changed = False
+    while index < len(tokens):
+        if (state := _state_at(words, tokens, index)) is not None:
+            return state, linked, changed
+        if index in mentions:
+            index = mentions[index][0]
+            continue
+        if tokens[index] in words.links:
+            linked = True
+            changed = changed or tokens[index] in words.changed
+        elif not _joins(words, tokens[index]):
+            return None
+        index += 1
+    return None
+
+
+def _joins(words: _Words, token: str) -> bool:
+    """Whether a word may stand between two names of a list: "X, the Y and Z"."""
+    return token in words.joiners or token in words.articles or token in _BREAKS
+
+
+def _did(
+    words: _Words,
+    tokens: Sequence[str],
+    start: int,
+    end: int,
+    mentions: Mapping[int, tuple[int, Device]],
+) -> str | None:
+    """The state an action in Jarvis's `did` words leaves the named device
+    in: "turned off [the] X", also within a list ("turned off X and the Y");
+    "X und Y ausgeschaltet" where the verb follows."""
+    starts = {stop: begin for begin, (stop, _) in mentions.items()}
+    before = _list_start(words, tokens, start, starts)
+    after = _list_end(words, tokens, end, mentions)
+    for verb, (prefix, suffix) in words.did.items():
+        if (not prefix or _at(tokens, before - len(prefix), prefix)) and (
+            not suffix or _at(tokens, after, suffix)
+        ):
+            return _DID_STATES[verb]
+    return None
+
+
+def _list_start(
+    words: _Words, tokens: Sequence[str], start: int, starts: Mapping[int, int]
+) -> int:
+    """Where the list a name ends begins, before its articles: "[turned off]
+    the X and Y" (`starts` maps where a name ends to where it starts)."""
+    while True:
+        index = start
+        while index > 0 and _joins(words, tokens[index - 1]):
+            index -= 1
+        if index == start or index not in starts:
+            break
+        start = starts[index]
+    while start > 0 and tokens[start - 1] in words.articles:
+        start -= 1
+    return start
+
+
+def _list_end(
+    words: _Words,
+    tokens: Sequence[str],
+    end: int,
+    mentions: Mapping[int, tuple[int, Device]],
+) -> int:
+    """Where the list a name starts ends: "X and the Y [ausgeschaltet]"."""
+    while True:
+        index = end
+        while index < len(tokens) and _joins(words, tokens[index]):
+            index += 1
+        if index == end or index not in mentions:
+            return end
+        end = mentions[index][0]
+
+
+def _truth(words: _Words, claim: _Claim) -> str | None:
+    """What to say instead of a claim, or None when the home bears it out."""
+    device = claim.device
+    said = holds(device, claim.state)
+    if claim.action and not device.acted and said is not True:
+        return words.pack.not_changed.format(name=device.names[0])
+    if said is not False:
+        return None
+    for state in (_OPPOSITE[claim.state], device.state):
+        if state in words.pack.state_words and holds(device, state):
+            return words.pack.is_state.format(
+                name=device.names[0], state=words.pack.state_words[state][0]
+            )
+    return None
+
+
+def ground(
+    sentence: str, language: str | None, house: Callable[[], Sequence[Device]]
+) -> str:
+    """The sentence, or the truth in its place when it claims what the home
+    contradicts. Claims are read in the language's words and in English
+    (small models often answer in English), and put right in the words that
+    made them; the home is read only for a sentence that says a state or
+    an action."""
+    if sentence.rstrip().endswith("?"):
+        return sentence
+    tokens = _tokens(sentence)
+    packs = [
+        _BY_CODE[code]
+        for code in dict.fromkeys([language_code(language), "en"])
+        if code in _BY_CODE
+    ]
+    if any(_contains(tokens, words.doubts) for words in packs) or not any(
+        _contains(tokens, words.claiming) for words in packs
+    ):
+        return sentence
+    mentions = _mentions(tokens, house())
+    for words in packs:
+        truths = [
+            truth
+            for claim in _claims(words, tokens, mentions)
+            if (truth := _truth(words, claim))
+        ]
+        if truths:
+            text = sentence.strip()
+            return (
+                sentence[: sentence.index(text)]
+                + " ".join(dict.fromkeys(truths))
+                + sentence[len(sentence.rstrip()) :]
+            )
+    return sentence
