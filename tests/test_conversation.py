@@ -8,6 +8,9 @@ from unittest.mock import patch
 
 from homeassistant.components import conversation
 from homeassistant.components.conversation import trace
+from homeassistant.components.homeassistant.exposed_entities import (
+    async_expose_entity,
+)
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
@@ -19,6 +22,7 @@ from custom_components.jarvis.config_flow import JarvisConfigFlow
 from custom_components.jarvis.const import (
     CONF_API_KEY,
     CONF_BACKEND,
+    CONF_GROUNDED_REPLIES,
     CONF_LOOK_FIRST,
     CONF_MAX_TOKENS,
     CONF_MEMORY,
@@ -561,3 +565,29 @@ async def test_a_tool_that_raises_anything_is_a_tool_error_the_model_sees(
     messages = scripted_llm.chat_requests[-1]["json"]["messages"]
     (result,) = [m for m in messages if m["role"] == "tool"]
     assert "ZeroDivisionError" in result["content"]
+
+
+@pytest.mark.parametrize(
+    ("grounded", "said", "spoken"),
+    [
+        (True, "The front door is unlocked.", "Front Door is locked."),
+        (False, "The front door is unlocked.", "The front door is unlocked."),
+        (True, "I turned on the kitchen lights.", "I did not change Kitchen Lights."),
+    ],
+)
+async def test_a_false_claim_about_the_home_is_put_right(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    grounded: bool,
+    said: str,
+    spoken: str,
+) -> None:
+    _, agent = await setup_jarvis(
+        hass, scripted_llm, **{CONF_GROUNDED_REPLIES: grounded}
+    )
+    hass.states.async_set("lock.front_door", "locked", {"friendly_name": "Front Door"})
+    async_expose_entity(hass, "conversation", "lock.front_door", True)
+    scripted_llm.script(Reply(content=said))
+    response = await process(hass, agent, "what about the front door?")
+
+    assert speech(response) == spoken

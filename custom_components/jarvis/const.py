@@ -57,6 +57,8 @@ CONF_PLANNER: Final = "planner"
 CONF_MEMORY: Final = "memory"
 CONF_TARGET_REPAIR: Final = "target_repair"
 CONF_LOOK_FIRST: Final = "look_first"
+# Each sentence of the model's reply checked against the home (engine/grounding.py).
+CONF_GROUNDED_REPLIES: Final = "grounded_replies"
 ENGINE_FEATURES: Final = (
     CONF_PREFER_LOCAL,
     CONF_TOOL_ROUTER,
@@ -64,6 +66,7 @@ ENGINE_FEATURES: Final = (
     CONF_MEMORY,
     CONF_TARGET_REPAIR,
     CONF_LOOK_FIRST,
+    CONF_GROUNDED_REPLIES,
 )
 # The planner costs an LLM call per turn; off until the benchmark shows it pays.
 ENGINE_FEATURE_DEFAULTS: Final = {
@@ -73,6 +76,7 @@ ENGINE_FEATURE_DEFAULTS: Final = {
     CONF_MEMORY: True,
     CONF_TARGET_REPAIR: True,
     CONF_LOOK_FIRST: True,
+    CONF_GROUNDED_REPLIES: True,
 }
 
 # The Jarvis LLM API (built-in tools plus the tools of every MCP server).

@@ -30,6 +30,7 @@ from homeassistant.util.json import JsonObjectType
 from . import JarvisConfigEntry
 from .const import (
     ASSISTANT,
+    CONF_GROUNDED_REPLIES,
     CONF_LOOK_FIRST,
     CONF_PROMPT,
     CONF_TARGET_REPAIR,
@@ -52,7 +53,7 @@ from .tools.assist_guard import (
     target_deeds,
 )
 from .tools.deeds import describe
-from .tools.home import home_api, live_lookup
+from .tools.home import home_api, house_view, live_lookup
 from .tools.hub import CURRENT_ENTRY, DATA_TOOLS
 from .wake_word import async_wake_phrase
 
@@ -212,11 +213,18 @@ class JarvisConversationEntity(
             request=user_input.text,
         )
 
-        look_first = None
-        if self.feature(CONF_LOOK_FIRST) and chat_log.llm_api is not None:
-            look_first = live_lookup(self.hass, user_input.text, ASSISTANT)
+        look_first = house = None
+        if chat_log.llm_api is not None:
+            if self.feature(CONF_LOOK_FIRST):
+                look_first = live_lookup(self.hass, user_input.text, ASSISTANT)
+            if self.feature(CONF_GROUNDED_REPLIES):
+                house = house_view(self.hass, ASSISTANT)
         await self._async_handle_chat_log(
-            chat_log, user_input.language, user_input.context.user_id, look_first
+            chat_log,
+            user_input.language,
+            user_input.context.user_id,
+            look_first,
+            house,
         )
         return conversation.async_get_result_from_chat_log(user_input, chat_log)
 

@@ -42,6 +42,7 @@ from .const import (
     LOGGER,
 )
 from .engine.cache import ConversationCache, ConversationCaches
+from .engine.grounding import HouseView
 from .engine.llm.base import LLMError, Sampling
 from .engine.loop import (
     Delta,
@@ -358,6 +359,7 @@ class JarvisLLMEntity(Entity):
         language: str | None,
         user: str | None,
         look_first: Sequence[LookUp] | None = None,
+        house: HouseView | None = None,
     ) -> TurnResult:
         """Answer the chat log's last user message through the reply loop."""
         runtime = self.entry.runtime_data
@@ -374,6 +376,7 @@ class JarvisLLMEntity(Entity):
             user=user or HOUSEHOLD,
             look_first=look_first,
             context=context,
+            house=house,
         )
         runtime.telemetry.async_record_loop(self.subentry, chat_log, result)
         return result

@@ -24,6 +24,7 @@ from custom_components.jarvis.tools.home import (
     HOME_HEADER,
     HomeAPI,
     home_api,
+    house_view,
     live_lookup,
 )
 from tests.scripted_llm import Reply, ScriptedLLMServer
@@ -240,3 +241,24 @@ async def test_home_assistants_assist_prompt_is_replaced_whatever_its_words(
         instance = await api.async_get_api_instance(llm_context())
     assert "You control a home." not in instance.api_prompt
     assert instance.api_prompt.startswith(f"{ASSIST_GUIDE}\n{HOME_HEADER}")
+
+
+async def test_house_view_has_names_aliases_states_and_what_was_done(
+    hass: HomeAssistant,
+) -> None:
+    await async_measure(hass, 200)
+    entities = er.async_get(hass)
+    light = entities.async_get_entity_id("light", "template", "home_0")
+    assert light is not None
+    entities.async_update_entity(light, aliases={"Big Light"})
+    async_expose_entity(hass, "conversation", light, True)
+    done = [{"data": {"success": [{"type": "entity", "id": light}]}}]
+
+    devices = house_view(hass, "conversation")(done)
+
+    (acted,) = [device for device in devices if device.acted]
+    state = hass.states.get(light)
+    assert state is not None
+    assert acted.names == (state.name, "Big Light")
+    assert (acted.domain, acted.state) == ("light", state.state)
+    assert len(devices) >= 150

@@ -24,6 +24,10 @@ from .lang import LANGUAGES, Language, language_code
 from .text import singular
 from .types import JsonObject
 
+# The attributes a claim may be about, beside the state: a contact sensor's
+# kind, a speaker's mute.
+CLAIMED_ATTRIBUTES = ("device_class", "is_volume_muted")
+
 
 @dataclass(frozen=True, slots=True)
 class Device:
@@ -33,7 +37,7 @@ class Device:
     names: tuple[str, ...]
     domain: str
     state: str
-    # The few attributes a claim may be about: device_class, is_volume_muted.
+    # Those of `CLAIMED_ATTRIBUTES`.
     attributes: Mapping[str, object] = field(default_factory=dict)
     # A successful call of this turn acted on it.
     acted: bool = False

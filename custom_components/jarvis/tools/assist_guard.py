@@ -40,7 +40,7 @@ from ..safety.effects import Call
 from ..safety.holds import run_calls, user_text
 from ..safety.policy import assess
 from .builtin import FailSafeTool, WrappingTool, replace_tools
-from .deeds import deeds, describe
+from .deeds import acted_on, deeds, describe
 from .hub import DATA_TOOLS, JarvisTools
 from .targets import Answer, intent_constraints, repair_targets
 
@@ -481,18 +481,10 @@ def _with_did_phrase(
 ) -> JsonObjectType:
     """The result, with what it did in words if Jarvis can say that of every
     entity it acted on (the reply loop may then say it instead of the model)."""
-    data = result.get("data")
-    succeeded = data.get("success") if isinstance(data, dict) else None
-    if result.get("response_type") != "action_done" or not isinstance(succeeded, list):
+    if result.get("response_type") != "action_done":
         return result
     services = {t.state.entity_id: t.call.service for t in reached}
-    calls = [
-        (entity_id, services.get(entity_id, ""))
-        for target in succeeded
-        if isinstance(target, dict)
-        and target.get("type") == "entity"
-        and isinstance(entity_id := target.get("id"), str)
-    ]
+    calls = [(entity_id, services.get(entity_id, "")) for entity_id in acted_on(result)]
     if calls and (acts := deeds(hass, calls)):
         return result | {DID_FIELD: DidPhrase(actions(acts, DID, language))}
     return result

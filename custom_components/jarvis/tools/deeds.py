@@ -3,7 +3,7 @@ the user's words name their targets."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from homeassistant.core import HomeAssistant
@@ -68,3 +68,19 @@ def describe(deeds: Sequence[Deed], calls: Iterable[Call]) -> str:
         f"{call.domain}.{call.service} {', '.join(call.entity_ids)}".strip()
         for call in calls
     )
+
+
+def acted_on(result: Mapping[str, Any]) -> list[str]:
+    """The entities an action's result says it acted on: HA's intents list
+    them under `data.success`, Jarvis's own service calls under `states`."""
+    data = result.get("data")
+    succeeded = data.get("success") if isinstance(data, dict) else None
+    states = result.get("states")
+    named = [
+        entity_id
+        for target in (succeeded if isinstance(succeeded, list) else [])
+        if isinstance(target, dict)
+        and target.get("type") == "entity"
+        and isinstance(entity_id := target.get("id"), str)
+    ]
+    return named + (list(states) if isinstance(states, dict) else [])

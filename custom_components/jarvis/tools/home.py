@@ -43,10 +43,13 @@ from homeassistant.util.json import JsonObjectType
 import voluptuous as vol
 
 from ..const import ASSISTANT
+from ..engine.grounding import CLAIMED_ATTRIBUTES, Device, HouseView
 from ..engine.loop import LookUp
 from ..engine.router import asked_part
 from ..engine.text import folded_words, telling_words
+from ..engine.types import JsonObject
 from .builtin import JarvisTool, replace_tools
+from .deeds import acted_on
 from .hub import DATA_TOOLS, JarvisTools
 from .services import ToolError, entity_area
 
@@ -84,10 +87,10 @@ LIVE_ATTRIBUTES = (
 )
 
 
-def _names(state: State, entry: er.RegistryEntry | None) -> str:
-    """The name and aliases the intents match, as `Name/alias`."""
+def _names(state: State, entry: er.RegistryEntry | None) -> tuple[str, ...]:
+    """The name and aliases the intents match."""
     aliases = sorted(alias for alias in entry.aliases if alias) if entry else []
-    return "/".join([state.name, *aliases])
+    return (state.name, *aliases)
 
 
 def _area_label(area: ar.AreaEntry) -> str:
@@ -105,7 +108,7 @@ def home_overview(hass: HomeAssistant, assistant: str) -> str:
             continue
         entry = registry.async_get(state.entity_id)
         by_area.setdefault(entity_area(hass, state.entity_id), []).append(
-            (state.domain, _names(state, entry))
+            (state.domain, "/".join(_names(state, entry)))
         )
 
     def line(label: str, devices: list[tuple[str, str]]) -> str:
@@ -317,6 +320,29 @@ def live_lookup(hass: HomeAssistant, request: str, assistant: str) -> list[LookU
     if len(named) > _MAX_LOOKUPS:
         return [(LIVE_CONTEXT, {})]
     return [(LIVE_CONTEXT, {"name": name}) for name in named]
+
+
+def house_view(hass: HomeAssistant, assistant: str) -> HouseView:
+    """The exposed devices, as a reply's claims are checked against them
+    (`engine.grounding`): their names and aliases, live states, and whether
+    one of the turn's successful calls acted on them."""
+    registry = er.async_get(hass)
+
+    def view(results: Sequence[JsonObject]) -> list[Device]:
+        acted = {entity_id for result in results for entity_id in acted_on(result)}
+        return [
+            Device(
+                _names(state, registry.async_get(state.entity_id)),
+                state.domain,
+                state.state,
+                {key: state.attributes.get(key) for key in CLAIMED_ATTRIBUTES},
+                acted=state.entity_id in acted,
+            )
+            for state in hass.states.async_all()
+            if async_should_expose(hass, assistant, state.entity_id)
+        ]
+
+    return view
 
 
 def _with_filters(hub: JarvisTools, tool: llm.Tool) -> llm.Tool | None:

@@ -1,0 +1,173 @@
+"""Grounded replies: a sentence's claims about the home, checked against it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from custom_components.jarvis.engine.grounding import Device, ground, holds
+from custom_components.jarvis.engine.llm.base import LLMClient
+from custom_components.jarvis.engine.loop import LoopSettings, ReplyLoop
+from custom_components.jarvis.engine.output import sentences
+from custom_components.jarvis.engine.types import JsonObject, Message
+from tests.engine.test_loop import TOOLS, make_host
+from tests.scripted_llm import Reply, ScriptedLLMServer
+
+HOME = (
+    Device(("Front Door",), "lock", "locked"),
+    Device(("Haustür",), "lock", "locked"),
+    Device(("Entry Lock", "Smart Lock"), "lock", "locked"),
+    Device(("Hall Lock",), "lock", "jammed"),
+    Device(("Garden Light",), "light", "on"),
+    Device(("Kitchen Lights",), "light", "off"),
+    Device(("Garden Valve",), "valve", "closed"),
+    Device(("Living Room Curtains",), "cover", "open", acted=True),
+    Device(
+        ("Outdoor Speakers",), "media_player", "playing", {"is_volume_muted": False}
+    ),
+    Device(("Music",), "media_player", "paused"),
+    Device(("Back Door",), "binary_sensor", "on", {"device_class": "door"}),
+)
+
+
+def home() -> Sequence[Device]:
+    return HOME
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "The front door is locked."),
+        ("en", "Kitchen Lights and the garden valve are off and closed."),
+        ("en", "I opened the living room curtains."),
+        ("en", "Garden Light is on, and the music is paused."),
+        ("en", "The outdoor speakers are playing."),
+        # Questions, negations, suppositions: not judged.
+        ("en", "Is the front door unlocked?"),
+        ("en", "The front door is not unlocked."),
+        ("en", "If the front door is unlocked, I will lock it."),
+        ("en", "Maybe the front door is unlocked."),
+        # Names the home does not have, states Jarvis cannot judge.
+        ("en", "The garage door is open."),
+        ("en", "Hello! How can I help you today?"),
+        ("en", "Hall Lock is unlocked."),
+        ("en", "The garden light is at 50 percent."),
+        ("de", "Die Haustür ist abgeschlossen."),
+        ("de", "Ist die Haustür aufgeschlossen?"),
+        ("de", "Die Haustür ist nicht aufgeschlossen."),
+        ("es", "La Front Door no está desbloqueada."),
+        ("fr", "Est-ce que Front Door est verrouillée ?"),
+        ("it", "Front Door è bloccata."),
+        ("nl", "Front Door is op slot."),
+        ("pt", "A Front Door está trancada."),
+    ],
+)
+def test_true_or_unjudged_claims_are_kept(language: str, said: str) -> None:
+    assert ground(said, language, home) == said
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "truth"),
+    [
+        ("en", "The entry lock is already unlocked.", "Entry Lock is locked."),
+        ("en", "The smart lock is unlocked.", "Entry Lock is locked."),
+        ("en", "Done, I turned off Garden Light.", "I did not change Garden Light."),
+        (
+            "en",
+            "The outdoor speakers have been muted.",
+            "I did not change Outdoor Speakers.",
+        ),
+        ("en", "The music is already playing.", "Music is paused."),
+        ("en", "Back Door is closed.", "Back Door is open."),
+        (
+            "en",
+            "I turned off the kitchen lights and the garden light.",
+            "I did not change Garden Light.",
+        ),
+        ("en", "Kitchen Lights and Garden Light are off.", "Garden Light is on."),
+        ("de", "Die Haustür ist aufgeschlossen.", "Haustür ist abgeschlossen."),
+        (
+            "de",
+            "Ich habe Garden Light ausgeschaltet.",
+            "Ich habe Garden Light nicht verändert.",
+        ),
+        # A German turn that the model answered in English.
+        ("de", "The front door is unlocked.", "Front Door is locked."),
+        ("es", "He apagado Garden Light.", "No he cambiado Garden Light."),
+        ("es", "La Front Door está desbloqueada.", "Estado de Front Door: bloqueado."),
+        ("fr", "La Front Door est déverrouillée.", "État de Front Door : verrouillé."),
+        ("it", "Front Door è sbloccata.", "Stato di Front Door: bloccato."),
+        ("nl", "Front Door is ontgrendeld.", "Front Door is op slot."),
+        ("pt", "Desliguei Garden Light.", "Não alterei Garden Light."),
+    ],
+)
+def test_false_claims_are_replaced_with_the_truth(
+    language: str, said: str, truth: str
+) -> None:
+    assert ground(f"{said} ", language, home) == f"{truth} "
+
+
+def test_the_home_is_read_only_for_a_sentence_that_claims_something() -> None:
+    def unread() -> Sequence[Device]:
+        raise AssertionError("read")
+
+    assert ground("Sure, happy to help.", "en", unread) == "Sure, happy to help."
+
+
+@pytest.mark.parametrize(
+    ("state", "claim", "expected"),
+    [
+        ("opening", "open", True),
+        ("closing", "open", False),
+        ("unavailable", "open", None),
+        ("open", "on", None),
+    ],
+)
+def test_holds_by_domain(state: str, claim: str, expected: bool | None) -> None:
+    assert holds(Device(("Garage",), "cover", state), claim) is expected
+
+
+def test_sentences_keep_their_spaces() -> None:
+    assert sentences("One. Two!  Three") == ["One. ", "Two!  ", "Three"]
+
+
+async def test_the_loop_speaks_each_sentence_checked_as_it_comes(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOn", {"name": "Kitchen Lights"})]),
+        Reply(
+            content="I turned on Kitchen Lights. I turned on Garden Light. "
+            "The front door is unlocked."
+        ),
+    )
+    seen: list[Sequence[JsonObject]] = []
+
+    def house(results: Sequence[JsonObject]) -> Sequence[Device]:
+        seen.append(results)
+        acted = any(result.get("name") == "Kitchen Lights" for result in results)
+        return [
+            Device(("Kitchen Lights",), "light", "on", acted=acted),
+            Device(("Garden Light",), "light", "off"),
+            Device(("Front Door",), "lock", "locked"),
+        ]
+
+    host, _ = make_host()
+    result = await ReplyLoop(client, LoopSettings(model="test-model")).run(
+        system_prompt="You are Jarvis.",
+        # A command and a question: the model, not Jarvis, says what was done.
+        history=[Message("user", "turn on the kitchen lights and tell me the door")],
+        tools=TOOLS,
+        host=host,
+        language="en",
+        house=house,
+    )
+
+    assert result.text == (
+        "I turned on Kitchen Lights. I did not change Garden Light. "
+        "Front Door is locked."
+    )
+    # Sentence by sentence, as the model writes them.
+    assert host.text_deltas[0] == "I turned on Kitchen Lights. "
+    assert seen[-1] == [{"success": True, "name": "Kitchen Lights"}]
