@@ -171,6 +171,12 @@ def _words(pack: Language) -> _Words:
 
 
 _BY_CODE = {pack.code: _words(pack) for pack in LANGUAGES}
+# The longest phrase `_grams` must find ("en cours de lecture").
+_LONGEST_PHRASE = max(
+    len(phrase)
+    for words in _BY_CODE.values()
+    for phrase in words.doubts | words.claiming
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,10 +196,14 @@ def _at(tokens: Sequence[str], index: int, phrase: tuple[str, ...]) -> bool:
     )
 
 
-def _contains(tokens: Sequence[str], phrases: Iterable[tuple[str, ...]]) -> bool:
-    return any(
-        _at(tokens, index, phrase) for phrase in phrases for index in range(len(tokens))
-    )
+def _grams(tokens: Sequence[str]) -> set[tuple[str, ...]]:
+    """Every run of up to `_LONGEST_PHRASE` tokens: a phrase is in a sentence
+    when it is one of them (one set lookup, not a scan per phrase)."""
+    return {
+        tuple(tokens[index : index + size])
+        for index in range(len(tokens))
+        for size in range(1, min(_LONGEST_PHRASE, len(tokens) - index) + 1)
+    }
 
 
 @lru_cache(maxsize=4096)
@@ -367,8 +377,9 @@ def ground(
         for code in dict.fromkeys([language_code(language), "en"])
         if code in _BY_CODE
     ]
-    if any(_contains(tokens, words.doubts) for words in packs) or not any(
-        _contains(tokens, words.claiming) for words in packs
+    grams = _grams(tokens)
+    if any(not grams.isdisjoint(words.doubts) for words in packs) or all(
+        grams.isdisjoint(words.claiming) for words in packs
     ):
         return sentence
     mentions = _mentions(tokens, house())
