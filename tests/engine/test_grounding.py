@@ -17,7 +17,11 @@ from tests.scripted_llm import Reply, ScriptedLLMServer
 HOME = (
     Device(("Front Door",), "lock", "locked"),
     Device(("Haustür",), "lock", "locked"),
-    Device(("Entry Lock", "Smart Lock"), "lock", "locked"),
+    Device(("Entry Lock", "Side Entrance"), "lock", "locked"),
+    # A lock and its sensors share the device's name.
+    Device(("Smart Lock",), "lock", "locked"),
+    Device(("Smart Lock",), "binary_sensor", "off", {"device_class": "lock"}),
+    Device(("Smart Lock",), "sensor", "87", {"device_class": "battery"}),
     Device(("Hall Lock",), "lock", "jammed"),
     Device(("Garden Light",), "light", "on"),
     Device(("Kitchen Lights",), "light", "off"),
@@ -39,6 +43,7 @@ def home() -> Sequence[Device]:
     ("language", "said"),
     [
         ("en", "The front door is locked."),
+        ("en", "The smart lock is locked."),
         ("en", "Kitchen Lights and the garden valve are off and closed."),
         ("en", "I opened the living room curtains."),
         ("en", "Garden Light is on, and the music is paused."),
@@ -71,7 +76,8 @@ def test_true_or_unjudged_claims_are_kept(language: str, said: str) -> None:
     ("language", "said", "truth"),
     [
         ("en", "The entry lock is already unlocked.", "Entry Lock is locked."),
-        ("en", "The smart lock is unlocked.", "Entry Lock is locked."),
+        ("en", "The smart lock is unlocked.", "Smart Lock is locked."),
+        ("en", "The side entrance is unlocked.", "Entry Lock is locked."),
         ("en", "Done, I turned off Garden Light.", "I did not change Garden Light."),
         (
             "en",

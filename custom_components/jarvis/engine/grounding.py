@@ -91,9 +91,11 @@ _TRUE_IN: Mapping[str, Mapping[str, set[str]]] = {
         "off": {"off"},
     },
 }
-# Contact sensors are open when on.
+# Binary sensors by device class: contact sensors are open when on, a
+# lock's sensor unlocked.
 _OPENINGS = frozenset({"door", "window", "garage_door", "opening"})
 _CONTACT = {"open": {"on"}, "closed": {"off"}}
+_LOCK_SENSOR = {"locked": {"off"}, "unlocked": {"on"}}
 
 
 def holds(device: Device, claim: str) -> bool | None:
@@ -103,7 +105,10 @@ def holds(device: Device, claim: str) -> bool | None:
         return None if not isinstance(muted, bool) else muted == (claim == "muted")
     table = _TRUE_IN.get(device.domain)
     if device.domain == "binary_sensor":
-        table = _CONTACT if device.attributes.get("device_class") in _OPENINGS else None
+        kind = device.attributes.get("device_class")
+        table = (
+            _CONTACT if kind in _OPENINGS else _LOCK_SENSOR if kind == "lock" else None
+        )
     if table is None or claim not in table:
         return None
     if device.state in table[claim]:
@@ -181,7 +186,8 @@ _LONGEST_PHRASE = max(
 
 @dataclass(frozen=True, slots=True)
 class _Claim:
-    device: Device
+    # The devices of the name it is about.
+    devices: tuple[Device, ...]
     state: str
     # An action: "I turned off X", "X has been muted".
     action: bool
@@ -212,17 +218,19 @@ def _name(name: str) -> tuple[str, ...]:
     return tuple(_tokens(name))
 
 
-def _mentions(
-    tokens: Sequence[str], devices: Sequence[Device]
-) -> dict[int, tuple[int, Device]]:
-    """Where the sentence names a device: start index to (end, device); the
-    longest name wins, and a name two devices share names neither."""
-    by_name: dict[tuple[str, ...], Device | None] = {}
+# Where a sentence names devices: start index to the name's end and the
+# devices of that name (a lock and its sensors share the device's name).
+type Mentions = Mapping[int, tuple[int, tuple[Device, ...]]]
+
+
+def _mentions(tokens: Sequence[str], devices: Sequence[Device]) -> Mentions:
+    """The devices the sentence names, the longest name first."""
+    by_name: dict[tuple[str, ...], tuple[Device, ...]] = {}
     for device in devices:
-        for name in filter(None, map(_name, device.names)):
-            by_name[name] = device if by_name.get(name, device) is device else None
+        for name in dict.fromkeys(filter(None, map(_name, device.names))):
+            by_name[name] = (*by_name.get(name, ()), device)
     longest = max(map(len, by_name), default=0)
-    found: dict[int, tuple[int, Device]] = {}
+    found: dict[int, tuple[int, tuple[Device, ...]]] = {}
     index = 0
     while index < len(tokens):
         for size in range(min(longest, len(tokens) - index), 0, -1):
@@ -243,22 +251,20 @@ def _state_at(words: _Words, tokens: Sequence[str], index: int) -> str | None:
     return None
 
 
-def _claims(
-    words: _Words, tokens: Sequence[str], mentions: Mapping[int, tuple[int, Device]]
-) -> list[_Claim]:
+def _claims(words: _Words, tokens: Sequence[str], mentions: Mentions) -> list[_Claim]:
     """The claims on each named device. A state after a link ("Back Door is
     locked") beats an action before ("I unlocked Front Door, Back Door is
     locked"); a state right after the name may be the end of an action said
     verb last ("Ich habe X ausgeschaltet")."""
     claims = []
-    for start, (end, device) in mentions.items():
+    for start, (end, devices) in mentions.items():
         said = _said_state(words, tokens, end, mentions)
         if said is not None and said[1]:
-            claims.append(_Claim(device, said[0], action=said[2]))
+            claims.append(_Claim(devices, said[0], action=said[2]))
         elif (state := _did(words, tokens, start, end, mentions)) is not None:
-            claims.append(_Claim(device, state, action=True))
+            claims.append(_Claim(devices, state, action=True))
         elif said is not None:
-            claims.append(_Claim(device, said[0], action=False))
+            claims.append(_Claim(devices, said[0], action=False))
     return claims
 
 
@@ -266,7 +272,7 @@ def _said_state(
     words: _Words,
     tokens: Sequence[str],
     index: int,
-    mentions: Mapping[int, tuple[int, Device]],
+    mentions: Mentions,
 ) -> tuple[str, bool, bool] | None:
     """The state said after a name ("X [and Y] is [already] locked"), whether
     a link came before it, and whether one made it a change ("has been")."""
@@ -296,7 +302,7 @@ def _did(
     tokens: Sequence[str],
     start: int,
     end: int,
-    mentions: Mapping[int, tuple[int, Device]],
+    mentions: Mentions,
 ) -> str | None:
     """The state an action in Jarvis's `did` words leaves the named device
     in: "turned off [the] X", also within a list ("turned off X and the Y");
@@ -333,7 +339,7 @@ def _list_end(
     words: _Words,
     tokens: Sequence[str],
     end: int,
-    mentions: Mapping[int, tuple[int, Device]],
+    mentions: Mentions,
 ) -> int:
     """Where the list a name starts ends: "X and the Y [ausgeschaltet]"."""
     while True:
@@ -346,18 +352,21 @@ def _list_end(
 
 
 def _truth(words: _Words, claim: _Claim) -> str | None:
-    """What to say instead of a claim, or None when the home bears it out."""
-    device = claim.device
-    said = holds(device, claim.state)
-    if claim.action and not device.acted and said is not True:
-        return words.pack.not_changed.format(name=device.names[0])
-    if said is not False:
+    """What to say instead of a claim, or None when the home bears it out: a
+    device of the name is in the state, or, for an action, this turn acted on
+    one. A device that cannot be in the state (a lock's battery sensor) has no
+    say; a claim none can be in stays unjudged."""
+    found = [(device, holds(device, claim.state)) for device in claim.devices]
+    if any(held for _, held in found):
         return None
-    for state in (_OPPOSITE[claim.state], device.state):
-        if state in words.pack.state_words and holds(device, state):
-            return words.pack.is_state.format(
-                name=device.names[0], state=words.pack.state_words[state][0]
-            )
+    if claim.action and not any(device.acted for device in claim.devices):
+        return words.pack.not_changed.format(name=claim.devices[0].names[0])
+    for device in (device for device, held in found if held is False):
+        for state in (_OPPOSITE[claim.state], device.state):
+            if state in words.pack.state_words and holds(device, state):
+                return words.pack.is_state.format(
+                    name=device.names[0], state=words.pack.state_words[state][0]
+                )
     return None
 
 
