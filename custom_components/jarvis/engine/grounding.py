@@ -225,17 +225,17 @@ type Mentions = Mapping[int, tuple[int, tuple[Device, ...]]]
 
 def _mentions(tokens: Sequence[str], devices: Sequence[Device]) -> Mentions:
     """The devices the sentence names, the longest name first."""
-    by_name: dict[tuple[str, ...], tuple[Device, ...]] = {}
+    by_name: dict[tuple[str, ...], list[Device]] = {}
     for device in devices:
-        for name in dict.fromkeys(filter(None, map(_name, device.names))):
-            by_name[name] = (*by_name.get(name, ()), device)
+        for name in device.names:
+            by_name.setdefault(_name(name), []).append(device)
     longest = max(map(len, by_name), default=0)
     found: dict[int, tuple[int, tuple[Device, ...]]] = {}
     index = 0
     while index < len(tokens):
         for size in range(min(longest, len(tokens) - index), 0, -1):
             if named := by_name.get(tuple(tokens[index : index + size])):
-                found[index] = (index + size, named)
+                found[index] = (index + size, tuple(named))
                 index += size
                 break
         else:
