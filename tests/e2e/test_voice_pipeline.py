@@ -186,7 +186,8 @@ async def test_spoken_command_from_wake_word_to_spoken_reply(
 # Long enough for HA to stream it to TTS (more than 60 characters), in several
 # sentences so that Piper speaks the first while the rest is still coming.
 LONG_REPLY = (
-    "The kitchen lights are on, and the living room lamps are dimmed to half. "
+    # True of the demo home: a false claim would be spoken as the truth.
+    "The kitchen lights are off, and the living room lamps are dimmed to half. "
     "The front door is locked and the garage door is closed. "
     "Tomorrow will be sunny with a light breeze from the west. "
     "Have a lovely evening."
