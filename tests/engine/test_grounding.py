@@ -69,7 +69,7 @@ def home() -> Sequence[Device]:
     ],
 )
 def test_true_or_unjudged_claims_are_kept(language: str, said: str) -> None:
-    assert ground(said, language, home) == said
+    assert ground(said, language, home).text == said
 
 
 @pytest.mark.parametrize(
@@ -111,14 +111,19 @@ def test_true_or_unjudged_claims_are_kept(language: str, said: str) -> None:
 def test_false_claims_are_replaced_with_the_truth(
     language: str, said: str, truth: str
 ) -> None:
-    assert ground(f"{said} ", language, home) == f"{truth} "
+    assert ground(f"{said} ", language, home).text == f"{truth} "
 
 
 def test_the_home_is_read_only_for_a_sentence_that_claims_something() -> None:
     def unread() -> Sequence[Device]:
         raise AssertionError("read")
 
-    assert ground("Sure, happy to help.", "en", unread) == "Sure, happy to help."
+    assert ground("Sure, happy to help.", "en", unread).text == "Sure, happy to help."
+
+
+def test_a_claimed_action_no_call_did_is_marked_undone() -> None:
+    assert ground("I turned off Garden Light.", "en", home).undone
+    assert not ground("The front door is unlocked.", "en", home).undone
 
 
 @pytest.mark.parametrize(
@@ -177,3 +182,35 @@ async def test_the_loop_speaks_each_sentence_checked_as_it_comes(
     # Sentence by sentence, as the model writes them.
     assert host.text_deltas[0] == "I turned on Kitchen Lights. "
     assert seen[-1] == [{"success": True, "name": "Kitchen Lights"}]
+
+
+async def test_a_claim_before_its_call_is_held_and_dropped_when_the_call_comes(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(
+        Reply(
+            content="I turned on Kitchen Lights.",
+            tool_calls=[("HassTurnOn", {"name": "Kitchen Lights"})],
+        ),
+        Reply(content="Kitchen Lights are on now."),
+    )
+    calls: list[Sequence[JsonObject]] = []
+
+    def house(results: Sequence[JsonObject]) -> Sequence[Device]:
+        calls.append(results)
+        state = "on" if results else "off"
+        return [Device(("Kitchen Lights",), "light", state, acted=bool(results))]
+
+    host, turned_on = make_host()
+    result = await ReplyLoop(client, LoopSettings(model="test-model")).run(
+        system_prompt="You are Jarvis.",
+        history=[Message("user", "turn on the kitchen lights")],
+        tools=TOOLS,
+        host=host,
+        language="en",
+        house=house,
+    )
+
+    assert turned_on == [{"name": "Kitchen Lights"}]
+    # Not "I did not change Kitchen Lights.": the call came after it.
+    assert result.text == "Kitchen Lights are on now."

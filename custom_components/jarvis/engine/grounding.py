@@ -43,6 +43,16 @@ class Device:
     acted: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Grounded:
+    """A sentence, or text of several, as it may be said."""
+
+    text: str
+    # A false claim was of an action no call of the turn has done: a call the
+    # same model step makes after it may still do it.
+    undone: bool = False
+
+
 # The home as it is now, given the results of the turn's successful calls
 # (the host knows which devices they acted on).
 type HouseView = Callable[[Sequence[JsonObject]], Sequence[Device]]
@@ -351,7 +361,7 @@ def _list_end(
         end = mentions[index][0]
 
 
-def _truth(words: _Words, claim: _Claim) -> str | None:
+def _truth(words: _Words, claim: _Claim) -> Grounded | None:
     """What to say instead of a claim, or None when the home bears it out: a
     device of the name is in the state, or, for an action, this turn acted on
     one. A device that cannot be in the state (a lock's battery sensor) has no
@@ -360,26 +370,28 @@ def _truth(words: _Words, claim: _Claim) -> str | None:
     if any(held for _, held in found):
         return None
     if claim.action and not any(device.acted for device in claim.devices):
-        return words.pack.not_changed.format(name=claim.devices[0].names[0])
+        name = claim.devices[0].names[0]
+        return Grounded(words.pack.not_changed.format(name=name), undone=True)
     for device in (device for device, held in found if held is False):
         for state in (_OPPOSITE[claim.state], device.state):
             if state in words.pack.state_words and holds(device, state):
-                return words.pack.is_state.format(
-                    name=device.names[0], state=words.pack.state_words[state][0]
+                said = words.pack.state_words[state][0]
+                return Grounded(
+                    words.pack.is_state.format(name=device.names[0], state=said)
                 )
     return None
 
 
 def ground(
     sentence: str, language: str | None, house: Callable[[], Sequence[Device]]
-) -> str:
+) -> Grounded:
     """The sentence, or the truth in its place when it claims what the home
     contradicts. Claims are read in the language's words and in English
     (small models often answer in English), and put right in the words that
     made them; the home is read only for a sentence that says a state or
     an action."""
     if sentence.rstrip().endswith("?"):
-        return sentence
+        return Grounded(sentence)
     tokens = _tokens(sentence)
     packs = [
         _BY_CODE[code]
@@ -390,19 +402,17 @@ def ground(
     if any(not grams.isdisjoint(words.doubts) for words in packs) or all(
         grams.isdisjoint(words.claiming) for words in packs
     ):
-        return sentence
+        return Grounded(sentence)
     mentions = _mentions(tokens, house())
     for words in packs:
-        truths = [
-            truth
-            for claim in _claims(words, tokens, mentions)
-            if (truth := _truth(words, claim))
-        ]
-        if truths:
+        claims = _claims(words, tokens, mentions)
+        if truths := [truth for claim in claims if (truth := _truth(words, claim))]:
+            said = " ".join(dict.fromkeys(truth.text for truth in truths))
             text = sentence.strip()
-            return (
+            return Grounded(
                 sentence[: sentence.index(text)]
-                + " ".join(dict.fromkeys(truths))
-                + sentence[len(sentence.rstrip()) :]
+                + said
+                + sentence[len(sentence.rstrip()) :],
+                undone=any(truth.undone for truth in truths),
             )
-    return sentence
+    return Grounded(sentence)

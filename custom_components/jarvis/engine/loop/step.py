@@ -10,6 +10,7 @@ import time
 from typing import Literal, Protocol
 
 from ..budget import fit, over_limit, prompt_chars
+from ..grounding import Grounded
 from ..llm.base import ChatRequest, LLMError, LLMToolsRejectedError, Usage
 from ..output import ReleaseGate, RepetitionGuard, ThinkFilter, strip_think
 from ..phrases import LLM_UNAVAILABLE, phrase
@@ -58,7 +59,7 @@ class StepTurn(Protocol):
     async def check_call(self, name: str, args: JsonObject) -> ToolCallDelta:
         """A call written as text, checked."""
 
-    def ground(self, text: str) -> str:
+    def ground(self, text: str) -> Grounded:
         """Whole sentences of the reply, checked against the home."""
 
 
@@ -81,6 +82,8 @@ class ModelStep:
         # Appended to this request only, never kept in the conversation.
         self._instruction = instruction
         self._native_calls: list[ToolCall] = []
+        # Checked text from a claim of an action not done yet on (`_checked`).
+        self._held: list[str] = []
         self.calls: list[ToolCallDelta] = []
         self.outcome: Literal["ok", "llm_error", "junk"] = "ok"
 
@@ -133,7 +136,8 @@ class ModelStep:
             async for text in self._consume(
                 await self._request(text_mode=text_mode), gate
             ):
-                yield TextDelta(turn.ground(text))
+                if checked := self._checked(text):
+                    yield TextDelta(checked)
         except LLMToolsRejectedError:
             if text_mode or not self._tools_offered:
                 raise
@@ -142,8 +146,10 @@ class ModelStep:
             turn.result.protocol_switch = "tools_rejected"
             text_mode = True
             gate = ReleaseGate(veto=self._echoes_instruction)
+            self._held = []
             async for text in self._consume(await self._request(text_mode=True), gate):
-                yield TextDelta(turn.ground(text))
+                if checked := self._checked(text):
+                    yield TextDelta(checked)
         if self._tools_offered:
             turn.result.protocol = "text" if text_mode else "native"
             self._protocol = turn.result.protocol
@@ -172,11 +178,26 @@ class ModelStep:
                 for name, args in _distinct(parsed.calls)
             ]
         elif parsed.prose and not self._echoes_instruction(parsed.prose):
-            yield TextDelta(turn.ground(_joined(gate.released, parsed.prose)))
+            prose = turn.ground(_joined(gate.released, parsed.prose)).text
+            yield TextDelta("".join(self._held) + prose)
+        elif self._held:
+            yield TextDelta("".join(self._held))
         elif not gate.released:
             self.outcome = "junk"
         for delta in self.calls:
             yield delta
+
+    def _checked(self, text: str) -> str:
+        """Released text as it may be said (`StepTurn.ground`). From a claim
+        of an action no call has done yet on ("I've turned on the lights."
+        before the call), it is held until the step ends: said, put right,
+        if the step makes no call, and dropped if it does (the call's result
+        then tells what was done)."""
+        checked = self._turn.ground(text)
+        if self._held or (checked.undone and self._tools_offered):
+            self._held.append(checked.text)
+            return ""
+        return checked.text
 
     def _echoes_instruction(self, text: str) -> bool:
         return _echoes(text, self._instruction)

@@ -8,7 +8,7 @@ from functools import cache, partial
 from typing import Literal
 
 from ..digest import MAX_RAW_CHARS, tool_result_text
-from ..grounding import HouseView, ground
+from ..grounding import Grounded, HouseView, ground
 from ..memory import MEMORY_TOOLS
 from ..output import sentences
 from ..phrases import (
@@ -108,21 +108,27 @@ class Turn:
         """This turn's context, said with the request."""
         return "\n".join(self.context)
 
-    def ground(self, text: str) -> str:
+    def ground(self, text: str) -> Grounded:
         """The model's sentences, each false claim about the home replaced
         with the truth (`grounding`), read against the home as it is now and
         the results of the turn's successful calls."""
         if self.house is None:
-            return text
+            return Grounded(text)
         done = [r.result for r in self.result.tool_calls if not failed(r.result)]
         # Read once for all the sentences of this text, and only if one
         # claims something.
         home = cache(partial(self.house, done))
-        grounded = "".join(
+        checked = [
             ground(sentence, self.language, home) for sentence in sentences(text)
+        ]
+        grounded = Grounded(
+            "".join(sentence.text for sentence in checked),
+            undone=any(sentence.undone for sentence in checked),
         )
-        if grounded != text:
-            _LOGGER.info("Reply put right: %r for %r", redact(grounded), redact(text))
+        if grounded.text != text:
+            _LOGGER.info(
+                "Reply put right: %r for %r", redact(grounded.text), redact(text)
+            )
         return grounded
 
     async def run(self, host: StepHost) -> None:
