@@ -57,7 +57,7 @@ async def main(count: int, rounds: int) -> None:
         print(f"| read the live view (`house_view`) | | {read:.0f} |")
         for what, sentence in SENTENCES:
             check = partial(ground, sentence, "en", lambda: devices)
-            said, took = check(), microseconds(check, rounds)
+            said, took = check().text, microseconds(check, rounds)
             print(f"| check: {what}, {sentence!r} | {said!r} | {took:.0f} |")
 
 
