@@ -61,6 +61,10 @@ def home() -> Sequence[Device]:
         ("de", "Die Haustür ist abgeschlossen."),
         ("de", "Ist die Haustür aufgeschlossen?"),
         ("de", "Die Haustür ist nicht aufgeschlossen."),
+        # What the model is about to do, in the present tense.
+        ("de", "Ich schalte Garden Light aus."),
+        ("nl", "Ik zet Garden Light uit."),
+        ("en", "Turning off Garden Light now."),
         ("es", "La Front Door no está desbloqueada."),
         ("fr", "Est-ce que Front Door est verrouillée ?"),
         ("it", "Front Door è bloccata."),

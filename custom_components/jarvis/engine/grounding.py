@@ -133,10 +133,12 @@ _BREAKS = frozenset(",;:")
 
 
 def _tokens(text: str) -> list[str]:
+    """The text's words and list breaks, folded as names and phrases are."""
     return [singular(token) for token in _TOKEN_RE.findall(text.casefold())]
 
 
 def _phrases(items: Iterable[str]) -> set[tuple[str, ...]]:
+    """Phrases as token tuples, to compare with a sentence's runs of tokens."""
     return {tuple(_tokens(item)) for item in items}
 
 
@@ -151,6 +153,7 @@ class _Words:
     changed: frozenset[str]
     articles: frozenset[str]
     joiners: frozenset[str]
+    # Negations, hedges and suppositions: a sentence with one claims nothing.
     doubts: set[tuple[str, ...]]
     # Per verb of `_DID_STATES`: the words before and after its target.
     did: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]
@@ -196,6 +199,8 @@ _LONGEST_PHRASE = max(
 
 @dataclass(frozen=True, slots=True)
 class _Claim:
+    """What a sentence says of the devices of one name."""
+
     # The devices of the name it is about.
     devices: tuple[Device, ...]
     state: str
@@ -264,32 +269,27 @@ def _state_at(words: _Words, tokens: Sequence[str], index: int) -> str | None:
 def _claims(words: _Words, tokens: Sequence[str], mentions: Mentions) -> list[_Claim]:
     """The claims on each named device. A state after a link ("Back Door is
     locked") beats an action before ("I unlocked Front Door, Back Door is
-    locked"); a state right after the name may be the end of an action said
-    verb last ("Ich habe X ausgeschaltet")."""
+    locked"). A state right after the name is no claim without a `did`
+    phrase ("Ich habe X ausgeschaltet"): "Ich schalte X aus" is what the
+    model is about to do."""
     claims = []
     for start, (end, devices) in mentions.items():
-        said = _said_state(words, tokens, end, mentions)
-        if said is not None and said[1]:
-            claims.append(_Claim(devices, said[0], action=said[2]))
+        if (said := _said_state(words, tokens, end, mentions)) is not None:
+            claims.append(_Claim(devices, *said))
         elif (state := _did(words, tokens, start, end, mentions)) is not None:
             claims.append(_Claim(devices, state, action=True))
-        elif said is not None:
-            claims.append(_Claim(devices, said[0], action=False))
     return claims
 
 
 def _said_state(
-    words: _Words,
-    tokens: Sequence[str],
-    index: int,
-    mentions: Mentions,
-) -> tuple[str, bool, bool] | None:
-    """The state said after a name ("X [and Y] is [already] locked"), whether
-    a link came before it, and whether one made it a change ("has been")."""
+    words: _Words, tokens: Sequence[str], index: int, mentions: Mentions
+) -> tuple[str, bool] | None:
+    """The state a link gives the name ending at `index` ("X [and Y] is
+    [already] locked"), and whether a link made it a change ("has been")."""
     linked = changed = False
     while index < len(tokens):
         if (state := _state_at(words, tokens, index)) is not None:
-            return state, linked, changed
+            return (state, changed) if linked else None
         if index in mentions:
             index = mentions[index][0]
             continue
