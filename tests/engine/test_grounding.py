@@ -6,9 +6,19 @@ from collections.abc import Sequence
 
 import pytest
 
-from custom_components.jarvis.engine.grounding import Device, ground, holds
+from custom_components.jarvis.engine.grounding import (
+    Device,
+    HouseView,
+    ground,
+    holds,
+)
 from custom_components.jarvis.engine.llm.base import LLMClient
-from custom_components.jarvis.engine.loop import LoopSettings, ReplyLoop
+from custom_components.jarvis.engine.loop import (
+    LocalStepHost,
+    LoopSettings,
+    ReplyLoop,
+    TurnResult,
+)
 from custom_components.jarvis.engine.output import sentences
 from custom_components.jarvis.engine.types import JsonObject, Message
 from tests.engine.test_loop import TOOLS, make_host
@@ -147,6 +157,20 @@ def test_sentences_keep_their_spaces() -> None:
     assert sentences("One. Two!  Three") == ["One. ", "Two!  ", "Three"]
 
 
+async def run_grounded(
+    client: LLMClient, host: LocalStepHost, request: str, house: HouseView
+) -> TurnResult:
+    """One English turn of the loop, its reply checked against `house`."""
+    return await ReplyLoop(client, LoopSettings(model="test-model")).run(
+        system_prompt="You are Jarvis.",
+        history=[Message("user", request)],
+        tools=TOOLS,
+        host=host,
+        language="en",
+        house=house,
+    )
+
+
 async def test_the_loop_speaks_each_sentence_checked_as_it_comes(
     client: LLMClient, scripted_llm: ScriptedLLMServer
 ) -> None:
@@ -169,14 +193,9 @@ async def test_the_loop_speaks_each_sentence_checked_as_it_comes(
         ]
 
     host, _ = make_host()
-    result = await ReplyLoop(client, LoopSettings(model="test-model")).run(
-        system_prompt="You are Jarvis.",
-        # A command and a question: the model, not Jarvis, says what was done.
-        history=[Message("user", "turn on the kitchen lights and tell me the door")],
-        tools=TOOLS,
-        host=host,
-        language="en",
-        house=house,
+    # A command and a question: the model, not Jarvis, says what was done.
+    result = await run_grounded(
+        client, host, "turn on the kitchen lights and tell me the door", house
     )
 
     assert result.text == (
@@ -206,14 +225,7 @@ async def test_a_claim_before_its_call_is_held_and_dropped_when_the_call_comes(
         return [Device(("Kitchen Lights",), "light", state, acted=bool(results))]
 
     host, turned_on = make_host()
-    result = await ReplyLoop(client, LoopSettings(model="test-model")).run(
-        system_prompt="You are Jarvis.",
-        history=[Message("user", "turn on the kitchen lights")],
-        tools=TOOLS,
-        host=host,
-        language="en",
-        house=house,
-    )
+    result = await run_grounded(client, host, "turn on the kitchen lights", house)
 
     assert turned_on == [{"name": "Kitchen Lights"}]
     # Not "I did not change Kitchen Lights.": the call came after it.
