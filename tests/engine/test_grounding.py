@@ -128,6 +128,38 @@ def test_false_claims_are_replaced_with_the_truth(
     assert ground(f"{said} ", language, home).text == f"{truth} "
 
 
+# One lock and one media player: each may be named by its kind.
+SMALL_HOME = (
+    Device(("Entry Lock",), "lock", "locked"),
+    Device(("Living Room Speaker",), "media_player", "playing"),
+    Device(("Living Room Curtains",), "cover", "open"),
+)
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "spoken"),
+    [
+        ("en", "The lock is already locked.", "The lock is already locked."),
+        ("en", "The lock is unlocked.", "Entry Lock is locked."),
+        ("en", "The music is already paused.", "Living Room Speaker is playing."),
+        ("de", "Das Schloss ist aufgeschlossen.", "Entry Lock ist abgeschlossen."),
+        (
+            "es",
+            "La música está en pausa.",
+            "Estado de Living Room Speaker: reproduciendo.",
+        ),
+    ],
+)
+def test_a_kind_names_the_one_device_of_its_domain(
+    language: str, said: str, spoken: str
+) -> None:
+    assert ground(said, language, lambda: SMALL_HOME).text == spoken
+
+
+def test_a_kind_of_several_devices_names_none() -> None:
+    assert ground("The lock is unlocked.", "en", home).text == "The lock is unlocked."
+
+
 def test_the_home_is_read_only_for_a_sentence_that_claims_something() -> None:
     def unread() -> Sequence[Device]:
         raise AssertionError("read")

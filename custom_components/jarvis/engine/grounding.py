@@ -149,6 +149,8 @@ class _Words:
     pack: Language
     # Longest first: "fermé à clé" is locked, not closed.
     states: tuple[tuple[tuple[str, ...], str], ...]
+    # The domain each kind word names: "lock".
+    kinds: dict[tuple[str, ...], str]
     links: frozenset[str]
     changed: frozenset[str]
     articles: frozenset[str]
@@ -177,6 +179,11 @@ def _words(pack: Language) -> _Words:
     return _Words(
         pack,
         tuple(sorted(states, key=lambda item: -len(item[0]))),
+        {
+            tokens: domain
+            for domain, said in pack.kind_words.items()
+            for tokens in _phrases(said)
+        },
         flat(pack.state_links),
         flat(pack.changed_links),
         flat(pack.articles),
@@ -238,12 +245,23 @@ def _name(name: str) -> tuple[str, ...]:
 type Mentions = Mapping[int, tuple[int, tuple[Device, ...]]]
 
 
-def _mentions(tokens: Sequence[str], devices: Sequence[Device]) -> Mentions:
-    """The devices the sentence names, the longest name first."""
+def _mentions(
+    tokens: Sequence[str],
+    devices: Sequence[Device],
+    kinds: Mapping[tuple[str, ...], str],
+) -> Mentions:
+    """The devices the sentence names, the longest name first. A kind ("the
+    lock") names the home's one device of its domain, unless a name is the
+    same words."""
     by_name: dict[tuple[str, ...], list[Device]] = {}
+    by_domain: dict[str, list[Device]] = {}
     for device in devices:
+        by_domain.setdefault(device.domain, []).append(device)
         for name in device.names:
             by_name.setdefault(_name(name), []).append(device)
+    for kind, domain in kinds.items():
+        if len(only := by_domain.get(domain, [])) == 1:
+            by_name.setdefault(kind, only)
     longest = max(map(len, by_name), default=0)
     found: dict[int, tuple[int, tuple[Device, ...]]] = {}
     index = 0
@@ -403,7 +421,8 @@ def ground(
         grams.isdisjoint(words.claiming) for words in packs
     ):
         return Grounded(sentence)
-    mentions = _mentions(tokens, house())
+    kinds = {kind: domain for words in packs for kind, domain in words.kinds.items()}
+    mentions = _mentions(tokens, house(), kinds)
     for words in packs:
         claims = _claims(words, tokens, mentions)
         if truths := [truth for claim in claims if (truth := _truth(words, claim))]:

@@ -56,6 +56,8 @@ class Language:
     # (`engine.grounding`). Words by the state they claim; the first is
     # what Jarvis says when it puts a claim right: "locked": ("locked",).
     state_words: Mapping[str, tuple[str, ...]]
+    # What names a home's one device of a domain by its kind: "the lock".
+    kind_words: Mapping[str, tuple[str, ...]]
     # What may stand between a device's name and its state: "is", "already".
     state_links: tuple[str, ...]
     # Of those, the ones that make a state a change just made: "been" of "has

@@ -68,6 +68,13 @@ LANGUAGE = Language(
         "muted": words("stumm, stummgeschaltet"),
         "unmuted": words("nicht stumm"),
     },
+    kind_words={
+        "lock": words("schloss, türschloss"),
+        "media_player": words("musik, lautsprecher, fernseher"),
+        "climate": words("thermostat, heizung, klimaanlage"),
+        "fan": words("ventilator, lüfter"),
+        "valve": words("ventil"),
+    },
     state_links=words(
         "ist, sind, war, waren, wurde, wurden, worden, jetzt, nun, bereits, "
         "schon, noch, gerade, derzeit, aktuell, beide, alle, auch"

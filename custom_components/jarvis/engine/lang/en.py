@@ -64,6 +64,13 @@ LANGUAGE = Language(
         "muted": words("muted"),
         "unmuted": words("unmuted"),
     },
+    kind_words={
+        "lock": words("lock, door lock, smart lock"),
+        "media_player": words("music, speaker, tv, television"),
+        "climate": words("thermostat, heating, heater, air conditioning"),
+        "fan": words("fan"),
+        "valve": words("valve"),
+    },
     state_links=words(
         "is, are, was, were, has, have, been, now, already, still, currently, "
         "both, all, also, just, got"

@@ -64,6 +64,13 @@ LANGUAGE = Language(
         "muted": words("silenciado, silenciada"),
         "unmuted": words("con sonido"),
     },
+    kind_words={
+        "lock": words("cerradura"),
+        "media_player": words("música, altavoz, televisión, tele"),
+        "climate": words("termostato, calefacción, aire acondicionado"),
+        "fan": words("ventilador"),
+        "valve": words("válvula"),
+    },
     state_links=words(
         "está, están, estaba, es, son, ha, han, sido, fue, ya, ahora, sigue, "
         "todavía, también"

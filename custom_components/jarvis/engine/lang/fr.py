@@ -64,6 +64,13 @@ LANGUAGE = Language(
         "muted": words("en sourdine, muet, muette"),
         "unmuted": words("avec le son"),
     },
+    kind_words={
+        "lock": words("serrure"),
+        "media_player": words("musique, enceinte, haut-parleur, télé, télévision"),
+        "climate": words("thermostat, chauffage, climatisation"),
+        "fan": words("ventilateur"),
+        "valve": words("vanne"),
+    },
     state_links=words(
         "est, sont, était, a, ont, été, maintenant, déjà, toujours, encore, "
         "actuellement, aussi"

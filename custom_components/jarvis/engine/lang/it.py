@@ -64,6 +64,13 @@ LANGUAGE = Language(
         "muted": words("silenziato, silenziata, muto"),
         "unmuted": words("con l'audio"),
     },
+    kind_words={
+        "lock": words("serratura"),
+        "media_player": words("musica, altoparlante, cassa, televisione"),
+        "climate": words("termostato, riscaldamento, condizionatore"),
+        "fan": words("ventilatore"),
+        "valve": words("valvola"),
+    },
     state_links=words(
         "è, sono, era, stato, stata, stati, state, ora, adesso, già, ancora, anche"
     ),

@@ -65,6 +65,13 @@ LANGUAGE = Language(
         "muted": words("gedempt"),
         "unmuted": words("hoorbaar"),
     },
+    kind_words={
+        "lock": words("deurslot"),
+        "media_player": words("muziek, speaker, luidspreker, televisie"),
+        "climate": words("thermostaat, verwarming, airco"),
+        "fan": words("ventilator"),
+        "valve": words("klep, ventiel"),
+    },
     state_links=words(
         "is, zijn, was, waren, werd, werden, staat, staan, nu, al, nog, ook"
     ),

@@ -64,6 +64,13 @@ LANGUAGE = Language(
         "muted": words("silenciado, silenciada, sem som"),
         "unmuted": words("com som"),
     },
+    kind_words={
+        "lock": words("fechadura"),
+        "media_player": words("música, coluna, altifalante, televisão"),
+        "climate": words("termostato, aquecimento, ar condicionado"),
+        "fan": words("ventoinha, ventilador"),
+        "valve": words("válvula"),
+    },
     state_links=words(
         "está, estão, estava, é, são, foi, foram, ficou, já, agora, ainda, também"
     ),
