@@ -41,6 +41,7 @@ HOME = (
         ("Outdoor Speakers",), "media_player", "playing", {"is_volume_muted": False}
     ),
     Device(("Music",), "media_player", "paused"),
+    Device(("Bedroom TV",), "media_player", "off"),
     Device(("Back Door",), "binary_sensor", "on", {"device_class": "door"}),
 )
 
@@ -99,6 +100,7 @@ def test_true_or_unjudged_claims_are_kept(language: str, said: str) -> None:
             "I did not change Outdoor Speakers.",
         ),
         ("en", "The music is already playing.", "Music is paused."),
+        ("en", "The bedroom TV is playing.", "Bedroom TV is off."),
         ("en", "Back Door is closed.", "Back Door is open."),
         (
             "en",

@@ -391,7 +391,9 @@ def _truth(words: _Words, claim: _Claim) -> Grounded | None:
         name = claim.devices[0].names[0]
         return Grounded(words.pack.not_changed.format(name=name), undone=True)
     for device in (device for device, held in found if held is False):
-        for state in (_OPPOSITE[claim.state], device.state):
+        # Its own state where Jarvis has a word for it (a TV that is off is
+        # off, not paused), else the claim's opposite.
+        for state in (device.state, _OPPOSITE[claim.state]):
             if state in words.pack.state_words and holds(device, state):
                 said = words.pack.state_words[state][0]
                 return Grounded(
