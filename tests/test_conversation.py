@@ -334,6 +334,38 @@ async def test_fast_path_answers_plain_commands_without_the_llm(
     assert scripted_llm.chat_requests == []
 
 
+async def test_joined_commands_the_matcher_knows_run_without_the_llm(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    _, agent = await setup_jarvis(hass, scripted_llm, prefer_local=True)
+    await hass.services.async_call(
+        "light", "turn_on", {"entity_id": "light.bed_light"}, blocking=True
+    )
+    response = await process(
+        hass, agent, "turn on the kitchen lights and then turn off the bed light"
+    )
+
+    assert hass.states.get(KITCHEN).state == "on"
+    assert hass.states.get("light.bed_light").state == "off"
+    assert speech(response).count(".") == 2, speech(response)
+    assert scripted_llm.chat_requests == []
+
+
+async def test_joined_commands_go_to_the_llm_unless_each_is_the_matchers(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """All or none: the piece the matcher knows does not run on its own."""
+    _, agent = await setup_jarvis(hass, scripted_llm, prefer_local=True)
+    scripted_llm.script(Reply(content="I can't make sandwiches."))
+    response = await process(
+        hass, agent, "turn on the kitchen lights and then make me a sandwich"
+    )
+
+    assert speech(response) == "I can't make sandwiches."
+    assert hass.states.get(KITCHEN).state == "off"
+    assert len(scripted_llm.chat_requests) == 1
+
+
 async def test_follow_up_after_fast_path_reaches_the_llm_with_that_turn(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

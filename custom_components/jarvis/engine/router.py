@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 import re
 
-from .lang import LANGUAGES, every
+from .lang import LANGUAGES, every, language_pack
 from .text import any_of, lower_words
 from .types import ToolSpec
 
@@ -102,6 +102,18 @@ _JOINER_RE = re.compile(
 def joins_commands(text: str) -> bool:
     """Whether a request may hold more than one command ("... and then ...")."""
     return bool(_JOINER_RE.search(text))
+
+
+def command_parts(text: str, language: str | None) -> list[str]:
+    """The pieces a request falls into at its joining words and commas, in
+    its language ("close the blinds and then turn on the spotlights": two).
+    Whether each piece is a command of its own is for the caller to find out:
+    "the kitchen and living room lights" falls apart too."""
+    joiners = any_of(language_pack(language).joiners)
+    split = re.split(
+        rf"(?:[\s,;]*\b(?:{joiners})\b)+[\s,;]*|\s*[,;]\s*", text, flags=re.I
+    )
+    return [part.strip(" .!") for part in split if part.strip(" .!")]
 
 
 def command_part(text: str) -> str | None:
