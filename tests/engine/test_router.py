@@ -8,6 +8,7 @@ from custom_components.jarvis.engine.router import (
     TOOL_SEARCH,
     ToolRouter,
     command_part,
+    command_parts,
     is_small_talk,
 )
 from custom_components.jarvis.engine.types import ToolSpec
@@ -38,6 +39,9 @@ CATALOGUE = [
     tool(
         "HassSetVolume", "Sets the volume percentage of a media player.", "volume_level"
     ),
+    tool("HassSetPosition", "Sets the position of a device or entity.", "position"),
+    tool("HassMediaPlayerMute", "Mutes a media player.", "name"),
+    tool("HassMediaUnpause", "Resumes a media player.", "name"),
     tool("HassStartTimer", "Starts a new timer.", "minutes"),
     tool("HassShoppingListAddItem", "Adds an item to the shopping list.", "item"),
     tool("HassVacuumStart", "Starts a vacuum.", "name"),
@@ -68,6 +72,15 @@ CATALOGUE = [
         ("sblocca la porta", "HassTurnOff"),
         ("ontgrendel de voordeur", "HassTurnOff"),
         ("destranca a porta", "HassTurnOff"),
+        # Levels, whatever the verb: "auf" is also German for "open".
+        ("stelle den Vorhang auf 20%", "HassSetPosition"),
+        ("set the living room curtains to 50", "HassSetPosition"),
+        ("baja la persiana al 30 por ciento", "HassSetPosition"),
+        ("stelle die Lautstärke vom Fernseher auf 40%", "HassSetVolume"),
+        ("quiero la lámpara de pie al 70 por ciento", "HassLightSet"),
+        ("mute the outdoor speakers", "HassMediaPlayerMute"),
+        ("silencia la televisión", "HassMediaPlayerMute"),
+        ("setze den Fernseher fort", "HassMediaUnpause"),
     ],
 )
 def test_router_keeps_the_right_tool(request_text: str, expected: str) -> None:
@@ -136,3 +149,31 @@ def test_small_talk(text: str, small_talk: bool) -> None:
 )
 def test_command_part(text: str, command: str | None) -> None:
     assert command_part(text) == command
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "parts"),
+    [
+        (
+            "close the blinds and then turn on the spotlights",
+            "en",
+            ["close the blinds", "turn on the spotlights"],
+        ),
+        (
+            "schalte den Wasserkocher ein und dann schließe den Vorhang.",
+            "de",
+            ["schalte den Wasserkocher ein", "schließe den Vorhang"],
+        ),
+        (
+            "apaga la lámpara de pie y luego prende la lámpara",
+            "es",
+            ["apaga la lámpara de pie", "prende la lámpara"],
+        ),
+        ("turn on the fan, then the lights", "en", ["turn on the fan", "the lights"]),
+        ("turn on the kitchen lights", "en", ["turn on the kitchen lights"]),
+        # Another language's joiner is a word like any other here.
+        ("turn on Dan's lamp", "en", ["turn on Dan's lamp"]),
+    ],
+)
+def test_command_parts(text: str, language: str, parts: list[str]) -> None:
+    assert command_parts(text, language) == parts

@@ -30,7 +30,12 @@ TOOL_SEARCH_SPEC = ToolSpec(
 
 # Tool-name fragments of Home Assistant's intents and common MCP tools, with
 # the words of every language that point to them, and signs that say as much.
-_SIGNS: Mapping[str, tuple[str, ...]] = {"lightset": ("%",), "getlivecontext": ("?",)}
+_SIGNS: Mapping[str, tuple[str, ...]] = {
+    "lightset": ("%",),
+    "setposition": ("%",),
+    "setvolume": ("%",),
+    "getlivecontext": ("?",),
+}
 
 
 def _topic_words(topic: str) -> tuple[str, ...]:

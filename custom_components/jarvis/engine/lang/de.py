@@ -93,11 +93,18 @@ LANGUAGE = Language(
             "deaktiviere, deaktivieren"
         ),
         "lightset": words("dimme, dimmen, helligkeit, prozent, farbe"),
+        "setposition": words(
+            "position, vorhang, vorhänge, rollo, rollos, rollladen, jalousie, jalousien"
+        ),
+        "setvolume": words("lautstärke, lauter, leiser"),
+        "mute": words("stumm, stummschalten, ton"),
         "climate": words("temperatur, grad, heizung, wärmer, kälter"),
         "getlivecontext": words("ist, sind, wie, was, welche, status"),
         "timer": words("minuten, stunde, wecker"),
         "datetime": words("uhr, uhrzeit, datum, heute"),
-        "media": words("musik, spiele, lauter, leiser"),
+        "media": words(
+            "musik, spiele, lauter, leiser, pausiere, pause, fort, fortsetzen"
+        ),
         "list": words("einkaufsliste, liste, kaufen"),
         "vacuum": words("staubsauger, saugen"),
         "fan": words("ventilator, lüfter"),

@@ -100,6 +100,11 @@ LANGUAGE = Language(
         "turnon": words("on, open, start, activate, lock, enable"),
         "turnoff": words("off, close, shut, stop, unlock, disable, disarm, deactivate"),
         "lightset": words("dim, brighten, brightness, percent, colour, color"),
+        "setposition": words(
+            "position, blind, blinds, curtain, curtains, shade, shades, shutter, shutters, halfway"
+        ),
+        "setvolume": words("volume, louder, quieter"),
+        "mute": words("mute, unmute, silence"),
         "climate": words(
             "temperature, warm, warmer, cold, colder, heat, heating, thermostat, "
             "degrees"

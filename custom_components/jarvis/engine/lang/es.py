@@ -83,12 +83,17 @@ LANGUAGE = Language(
         "turnoff": words(
             "apaga, apagar, cierra, cerrar, desarma, desarmar, desactiva, desactivar"
         ),
-        "lightset": words("brillo, atenúa, porcentaje"),
+        "lightset": words("brillo, atenúa, porcentaje, ciento"),
+        "setposition": words("posición, persiana, persianas, cortina, cortinas, toldo"),
+        "setvolume": words("volumen"),
+        "mute": words("silencia, silenciar, silencio"),
         "climate": words("temperatura, grados, calefacción"),
         "getlivecontext": words("está, están, qué, cuál, cómo, estado"),
         "timer": words("temporizador, minutos"),
         "datetime": words("hora, fecha, hoy"),
-        "media": words("música, reproduce, volumen"),
+        "media": words(
+            "música, reproduce, volumen, pausa, pausar, reanuda, reanudar, continúa"
+        ),
         "list": words("compra, lista, añade"),
         "vacuum": words("aspiradora"),
         "fan": words("ventilador"),

@@ -89,11 +89,16 @@ LANGUAGE = Language(
             "spegni, spegnere, chiudi, chiudere, disattiva, sblocca, disinserisci, disarma"
         ),
         "lightset": words("abbassa, luminosità, percento, colore"),
+        "setposition": words(
+            "posizione, tapparella, tapparelle, tenda, tende, persiana, persiane"
+        ),
+        "setvolume": words("volume"),
+        "mute": words("muto, silenzia, silenziare"),
         "climate": words("temperatura, gradi, riscaldamento, termostato"),
         "getlivecontext": words("è, sono, cosa, quale, quali, stato, aperto, chiuso"),
         "timer": words("minuti, secondi, sveglia"),
         "datetime": words("ora, oggi, giorno"),
-        "media": words("musica, suona, riproduci, canzone, pausa"),
+        "media": words("musica, suona, riproduci, canzone, pausa, riprendi"),
         "list": words("spesa, lista, aggiungi, compra"),
         "vacuum": words("aspirapolvere, pulisci"),
         "fan": words("ventilatore"),

@@ -90,11 +90,16 @@ LANGUAGE = Language(
         "turnon": words("aan, inschakelen, vergrendel, activeer"),
         "turnoff": words("uit, uitschakelen, sluit, dicht, ontgrendel, deactiveer"),
         "lightset": words("dimmen, helderheid, procent, kleur"),
+        "setposition": words(
+            "positie, gordijn, gordijnen, rolluik, rolluiken, zonwering"
+        ),
+        "setvolume": words("volume, harder, zachter"),
+        "mute": words("demp, dempen, stil"),
         "climate": words("temperatuur, graden, verwarming, kouder"),
         "getlivecontext": words("zijn, wat, welke, hoe, staat, dicht"),
         "timer": words("minuten, seconden, uur, wekker"),
         "datetime": words("tijd, datum, vandaag, klok"),
-        "media": words("muziek, speel, pauze, harder, zachter, volgende"),
+        "media": words("muziek, speel, pauze, harder, zachter, volgende, hervat"),
         "list": words("boodschappen, lijst, toevoegen, kopen"),
         "vacuum": words("stofzuiger, stofzuigen"),
         "fan": words("ventilator"),

@@ -93,12 +93,17 @@ LANGUAGE = Language(
             "desliga, desligar, apaga, fecha, fechar, destranca, desarma, desarmar, "
             "desativa, desativar"
         ),
-        "lightset": words("brilho, porcentagem, percentagem, cor"),
+        "lightset": words("brilho, porcentagem, percentagem, cento, cor"),
+        "setposition": words(
+            "posição, persiana, persianas, cortina, cortinas, estore, estores"
+        ),
+        "setvolume": words("volume"),
+        "mute": words("silenciar, silencia, mudo"),
         "climate": words("temperatura, graus, aquecimento, termostato"),
         "getlivecontext": words("está, estão, é, qual, quais, estado, aberto, fechado"),
         "timer": words("temporizador, minutos, segundos, alarme"),
         "datetime": words("hora, hoje, dia, relógio"),
-        "media": words("música, toca, tocar, volume, pausa, próxima"),
+        "media": words("música, toca, tocar, volume, pausa, próxima, retoma, continua"),
         "list": words("compras, lista, adiciona, comprar"),
         "vacuum": words("aspirador"),
         "fan": words("ventoinha, ventilador"),
