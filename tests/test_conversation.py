@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 from unittest.mock import patch
@@ -364,6 +365,28 @@ async def test_joined_commands_go_to_the_llm_unless_each_is_the_matchers(
     assert speech(response) == "I can't make sandwiches."
     assert hass.states.get(KITCHEN).state == "off"
     assert len(scripted_llm.chat_requests) == 1
+
+
+async def test_a_question_about_a_to_do_list_reads_its_items_first(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """The list's state is only a count: the model is shown the items."""
+    _, agent = await setup_jarvis(hass, scripted_llm)
+    shopping = MockConfigEntry(domain="shopping_list")
+    shopping.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(shopping.entry_id)
+    await hass.services.async_call(
+        "todo",
+        "add_item",
+        {"entity_id": "todo.shopping_list", "item": "oat milk"},
+        blocking=True,
+    )
+    scripted_llm.script(Reply(content="Oat milk."))
+    response = await process(hass, agent, "what's on my shopping list?")
+
+    assert speech(response) == "Oat milk."
+    (request,) = scripted_llm.chat_requests
+    assert "oat milk" in json.dumps(request["json"]["messages"])
 
 
 async def test_follow_up_after_fast_path_reaches_the_llm_with_that_turn(

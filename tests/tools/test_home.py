@@ -199,6 +199,45 @@ async def test_what_a_request_asks_about_the_home_is_looked_up_first(
     assert found == [("GetLiveContext", lookup) for lookup in lookups]
 
 
+@pytest.mark.parametrize(
+    ("request_text", "lookups"),
+    [
+        ("what's on my personal tasks list?", [("todo_get_items", "Personal Tasks")]),
+        ("was steht auf meinen Aufgaben?", [("todo_get_items", "Aufgaben")]),
+        ("¿qué hay en mis tareas personales?", [("todo_get_items", "Tareas")]),
+        # Two lists fit as well as each other: their states, as for devices.
+        (
+            "how many tasks are there?",
+            [
+                ("GetLiveContext", "Personal Tasks"),
+                ("GetLiveContext", "Work Tasks"),
+            ],
+        ),
+        ("add milk to the shopping list", []),  # asks nothing
+    ],
+)
+async def test_a_question_about_a_to_do_list_reads_its_items(
+    hass: HomeAssistant, request_text: str, lookups: list[tuple[str, str]]
+) -> None:
+    """Its state is only the count of its items."""
+    await async_measure(hass, 20)
+    for name, count in [
+        ("Personal Tasks", "2"),
+        ("Work Tasks", "5"),
+        ("Aufgaben", "1"),
+        ("Tareas", "3"),
+        ("Shopping List", "0"),
+    ]:
+        hass.states.async_set(
+            f"todo.{name.lower().replace(' ', '_')}", count, {"friendly_name": name}
+        )
+    found = live_lookup(hass, request_text, "conversation")
+    assert found == [
+        (tool, {"todo_list" if tool == "todo_get_items" else "name": name})
+        for tool, name in lookups
+    ]
+
+
 async def test_live_context_without_filters_is_home_assistants(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

@@ -65,6 +65,8 @@ HOME_HEADER = (
     "GetLiveContext with a name, area or domain."
 )
 LIVE_CONTEXT = "GetLiveContext"
+TODO_ITEMS = "todo_get_items"
+TODO_DOMAIN = "todo"
 # Devices looked up one by one before the model answers; more get every state.
 _MAX_LOOKUPS = 3
 # Exposed scripts are tools and calendars have their own tool, as in HA's list.
@@ -299,6 +301,7 @@ def live_lookup(hass: HomeAssistant, request: str, assistant: str) -> list[LookU
     words = folded_words(asked)
     fits: dict[str, int] = {}
     whole: set[str] = set()
+    lists: dict[str, int] = {}
     for state in hass.states.async_all():
         if async_should_expose(hass, assistant, state.entity_id) and (
             score := len(words.intersection(telling := telling_words(state.name)))
@@ -306,6 +309,14 @@ def live_lookup(hass: HomeAssistant, request: str, assistant: str) -> list[LookU
             fits[state.name] = max(score, fits.get(state.name, 0))
             if telling <= words:
                 whole.add(state.name)
+            if state.domain == TODO_DOMAIN:
+                lists[state.name] = score
+    # A question about a to-do list is about its items: its state is only
+    # their count ("Personal Tasks is 2").
+    if lists and max(lists.values()) == max(fits.values()):
+        best = max(lists.values())
+        if len(named := [name for name, score in lists.items() if score == best]) == 1:
+            return [(TODO_ITEMS, {"todo_list": named[0]})]
     # A device named in full beats its area: "the bedroom temperature" is one
     # sensor, and the whole bedroom tempted 0.5B into the speaker.
     if whole and len(whole) <= _MAX_LOOKUPS:
