@@ -92,10 +92,22 @@ def test_router_keeps_the_right_tool(request_text: str, expected: str) -> None:
     assert not route.fell_open
 
 
-def test_router_falls_open_when_nothing_matches() -> None:
+def test_router_falls_open_to_the_core_tools_when_nothing_matches() -> None:
     route = ToolRouter().route("xyzzy", CATALOGUE)
     assert route.fell_open
-    assert route.tools == CATALOGUE
+    assert [tool.name for tool in route.tools] == [
+        "HassTurnOn",
+        "HassTurnOff",
+        "GetLiveContext",
+        TOOL_SEARCH,
+    ]
+
+
+def test_router_falls_open_to_a_catalogue_without_core_tools() -> None:
+    mcp_only = [tool("weather_get_forecast", "The forecast.", "city")]
+    route = ToolRouter().route("xyzzy", mcp_only)
+    assert route.fell_open
+    assert route.tools == mcp_only
 
 
 def test_router_keeps_tools_asked_for() -> None:

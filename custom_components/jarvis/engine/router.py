@@ -160,9 +160,18 @@ def _tool_words(tool: ToolSpec) -> set[str]:
     return set(_words(" ".join(parts).replace("_", " ")))
 
 
+# What a request whose words point to no tool is most likely for.
+_CORE_TOPICS = ("turnon", "turnoff", "getlivecontext")
+
+
+def _topic_of(tool: ToolSpec) -> str:
+    """The tool's name as the lexicon's topics are written."""
+    return tool.name.lower().replace("_", "")
+
+
 def score_tool(tool: ToolSpec, words: Sequence[str]) -> int:
     """How well a tool fits these request words."""
-    name = tool.name.lower().replace("_", "")
+    name = _topic_of(tool)
     score = 0
     for topic, verbs in _LEXICON.items():
         if topic in name:
@@ -203,12 +212,29 @@ class ToolRouter:
             if any(tool.name == name for tool in catalogue):
                 chosen.setdefault(name, "kept (failed last turn, or always offered)")
         if not chosen:
-            return Route(list(catalogue), {"*": "no tool matched"}, fell_open=True)
+            return self._fallen_open(catalogue)
         tools = [tool for tool in catalogue if tool.name in chosen]
         if len(tools) < len(catalogue):
             tools.append(TOOL_SEARCH_SPEC)
             chosen[TOOL_SEARCH] = "escape hatch"
         return Route(tools, chosen, fell_open=False)
+
+    @staticmethod
+    def _fallen_open(catalogue: Sequence[ToolSpec]) -> Route:
+        """No tool's words in the request ("tell me a joke", "make it cosy"):
+        the home's core tools and the search for more. The whole catalogue
+        cost 0.5B 1,800 prompt tokens to read for a joke; a catalogue without
+        core tools is offered whole."""
+        core = [
+            tool
+            for tool in catalogue
+            if any(topic in _topic_of(tool) for topic in _CORE_TOPICS)
+        ]
+        if not core:
+            return Route(list(catalogue), {"*": "no tool matched"}, fell_open=True)
+        reasons = dict.fromkeys((tool.name for tool in core), "no tool matched: core")
+        reasons[TOOL_SEARCH] = "escape hatch"
+        return Route([*core, TOOL_SEARCH_SPEC], reasons, fell_open=True)
 
     def search(
         self, query: str, catalogue: Sequence[ToolSpec], limit: int = 3
