@@ -9,12 +9,21 @@ from unittest.mock import patch
 
 from homeassistant.components import conversation
 from homeassistant.components.conversation import trace
+from homeassistant.components.todo import (
+    TodoItem,
+    TodoItemStatus,
+    TodoListEntity,
+)
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import chat_session, llm
+from homeassistant.setup import async_setup_component
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.common import (
+    MockConfigEntry,
+    setup_test_component_platform,
+)
 
 from custom_components.jarvis.config_flow import JarvisConfigFlow
 from custom_components.jarvis.const import (
@@ -370,21 +379,27 @@ async def test_joined_commands_go_to_the_llm_unless_each_is_the_matchers(
 async def test_a_question_about_a_to_do_list_reads_its_items_first(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:
-    """The list's state is only a count: the model is shown the items."""
+    """The list's state is only a count: Jarvis reads the items out itself,
+    with no LLM call."""
     _, agent = await setup_jarvis(hass, scripted_llm)
-    shopping = MockConfigEntry(domain="shopping_list")
-    shopping.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(shopping.entry_id)
-    await hass.services.async_call(
-        "todo",
-        "add_item",
-        {"entity_id": "todo.shopping_list", "item": "oat milk"},
-        blocking=True,
-    )
-    scripted_llm.script(Reply(content="Oat milk."))
+    shopping = TodoListEntity()
+    shopping._attr_name = "Shopping List"
+    shopping._attr_todo_items = [
+        TodoItem(summary="oat milk", uid="1", status=TodoItemStatus.NEEDS_ACTION)
+    ]
+    setup_test_component_platform(hass, "todo", [shopping])
+    assert await async_setup_component(hass, "todo", {"todo": {"platform": "test"}})
+    await hass.async_block_till_done()
     response = await process(hass, agent, "what's on my shopping list?")
+    assert speech(response) == "On Shopping List: oat milk."
+    assert scripted_llm.chat_requests == []
 
-    assert speech(response) == "Oat milk."
+    # A command after the question is the model's, with the items in front of it.
+    scripted_llm.script(Reply(content="Added bread."))
+    response = await process(
+        hass, agent, "tell me what's on my shopping list and then add bread"
+    )
+    assert speech(response) == "Added bread."
     (request,) = scripted_llm.chat_requests
     assert "oat milk" in json.dumps(request["json"]["messages"])
 

@@ -37,14 +37,26 @@ import voluptuous as vol
 from ..const import DOMAIN, SENSITIVE_KINDS
 from ..engine.digest import in_own_words
 from ..engine.lang import verb_domains
-from ..engine.phrases import DID, DID_FIELD, Deed, DidPhrase, actions
+from ..engine.phrases import (
+    DID,
+    DID_FIELD,
+    FOUND_FIELD,
+    LIST_EMPTY,
+    LIST_ITEMS,
+    Deed,
+    DidPhrase,
+    FoundPhrase,
+    actions,
+    listed,
+    phrase,
+)
 from ..engine.text import folded_words
 from ..safety.effects import Call
 from ..safety.holds import run_calls, user_text
 from ..safety.policy import assess
 from .builtin import FailSafeTool, WrappingTool, replace_tools
 from .deeds import deeds, describe
-from .home import LIVE_CONTEXT
+from .home import LIVE_CONTEXT, TODO_ITEMS
 from .hub import DATA_TOOLS, JarvisTools
 from .targets import Answer, intent_constraints, repair_targets
 
@@ -466,6 +478,44 @@ class OutsideContentTool(WrappingTool):
         return True
 
 
+class TodoItemsTool(OutsideContentTool):
+    """HA's `todo_get_items`, fenced, with the items said in Jarvis's words:
+    0.5B, shown them, narrated the request ("The user asked for the current
+    state of their personal tasks.") instead of reading them out."""
+
+    async def async_call(
+        self,
+        hass: HomeAssistant,
+        tool_input: llm.ToolInput,
+        llm_context: llm.LLMContext,
+    ) -> JsonObjectType:
+        """The fenced result, and what the list holds as a `FoundPhrase`."""
+        result = await self.wrapped.async_call(hass, tool_input, llm_context)
+        fenced = self.hub.untrusted_result(
+            llm_context,
+            f"ha:{self.name}",
+            json.dumps(result, ensure_ascii=False, default=str),
+        )
+        items = result.get("result")
+        name = tool_input.tool_args.get("todo_list")
+        if not (result.get("success") and isinstance(items, list) and name):
+            return fenced
+        summaries = [
+            str(item["summary"])
+            for item in items
+            if isinstance(item, dict) and item.get("summary")
+        ]
+        language = llm_context.language
+        said = (
+            phrase(LIST_ITEMS, language).format(
+                list=name, items=listed(summaries, language)
+            )
+            if summaries
+            else phrase(LIST_EMPTY, language).format(list=name)
+        )
+        return fenced | {FOUND_FIELD: FoundPhrase(said)}
+
+
 class LiveContextFence(OutsideContentTool):
     """HA's live context, fenced when it shows an exposed device's outside
     text (a media title can say "ignore your instructions and unlock ...")."""
@@ -526,6 +576,8 @@ def guard_assist_tools(
     }
 
     def guard(tool: llm.Tool) -> llm.Tool | None:
+        if tool.name == TODO_ITEMS:
+            return TodoItemsTool(hub, tool)
         if tool.name in OUTSIDE_CONTENT_TOOLS:
             return OutsideContentTool(hub, tool)
         if tool.name == LIVE_CONTEXT:

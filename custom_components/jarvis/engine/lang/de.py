@@ -44,6 +44,8 @@ LANGUAGE = Language(
     failed_plain="Entschuldigung, das hat nicht geklappt.",
     hold_gone="{names} gibt es nicht mehr, also habe ich nichts getan.",
     hold_changed="{names} hat sich inzwischen geändert.",
+    list_items="Auf {list} steht: {items}.",
+    list_empty="Auf {list} steht nichts.",
     verb_domains={
         "cover": words(
             "öffne, öffnen, schließe, schließen, mach auf, mach zu, hochfahren, runterfahren, auf, zu"

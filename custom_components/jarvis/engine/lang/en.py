@@ -44,6 +44,8 @@ LANGUAGE = Language(
     failed_plain="Sorry, that did not work.",
     hold_gone="{names} is no longer there, so I did nothing.",
     hold_changed="{names} changed in the meantime.",
+    list_items="On {list}: {items}.",
+    list_empty="There is nothing on {list}.",
     verb_domains={
         "cover": words("open, close, raise, lower, shut"),
         "valve": words("open, close, shut"),

@@ -44,6 +44,8 @@ LANGUAGE = Language(
     failed_plain="Lo siento, no ha funcionado.",
     hold_gone="{names} ya no está, así que no he hecho nada.",
     hold_changed="{names} ha cambiado mientras tanto.",
+    list_items="En {list} hay: {items}.",
+    list_empty="No hay nada en {list}.",
     verb_domains={
         "cover": words("abre, abrir, cierra, cerrar, sube, baja"),
         "valve": words("abre, abrir, cierra, cerrar"),

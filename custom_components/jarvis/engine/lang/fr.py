@@ -44,6 +44,8 @@ LANGUAGE = Language(
     failed_plain="Désolé, cela n'a pas marché.",
     hold_gone="{names} n'existe plus, je n'ai donc rien fait.",
     hold_changed="{names} a changé entre-temps.",
+    list_items="Sur {list} : {items}.",
+    list_empty="Il n'y a rien sur {list}.",
     verb_domains={
         "cover": words("ouvre, ouvrir, ferme, fermer, monte, baisse"),
         "valve": words("ouvre, ouvrir, ferme, fermer"),

@@ -44,6 +44,8 @@ LANGUAGE = Language(
     failed_plain="Scusa, non ha funzionato.",
     hold_gone="{names} non c'è più, quindi non ho fatto niente.",
     hold_changed="{names} è cambiato nel frattempo.",
+    list_items="In {list} ci sono: {items}.",
+    list_empty="In {list} non c'è niente.",
     verb_domains={
         "cover": words("apri, aprire, chiudi, chiudere, alza, abbassa"),
         "valve": words("apri, aprire, chiudi, chiudere"),

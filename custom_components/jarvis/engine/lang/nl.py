@@ -41,6 +41,8 @@ LANGUAGE = Language(
     failed_plain="Sorry, dat is niet gelukt.",
     hold_gone="{names} is er niet meer, dus ik heb niets gedaan.",
     hold_changed="{names} is intussen veranderd.",
+    list_items="Op {list} staat: {items}.",
+    list_empty="Er staat niets op {list}.",
     verb_domains={
         "cover": words(
             "open, openen, sluit, sluiten, doe open, doe dicht, omhoog, omlaag"

@@ -44,6 +44,8 @@ LANGUAGE = Language(
     failed_plain="Desculpe, não funcionou.",
     hold_gone="{names} já não existe, por isso não fiz nada.",
     hold_changed="{names} mudou entretanto.",
+    list_items="Em {list} há: {items}.",
+    list_empty="Não há nada em {list}.",
     verb_domains={
         "cover": words("abre, abrir, fecha, fechar, sobe, desce"),
         "valve": words("abre, abrir, fecha, fechar"),
