@@ -236,8 +236,10 @@ class Turn:
         what it found (a `FoundPhrase`), and nothing else was asked for.
         Returns whether it did."""
         found = [record.result.get(FOUND_FIELD) for record in self.result.tool_calls]
-        if not found or joins_commands(self.request) or not all(
-            isinstance(said, FoundPhrase) for said in found
+        if (
+            not found
+            or joins_commands(self.request)
+            or not all(isinstance(said, FoundPhrase) for said in found)
         ):
             return False
         await host.run_step(say(" ".join(map(str, found)), self))
