@@ -200,6 +200,30 @@ async def test_what_a_request_asks_about_the_home_is_looked_up_first(
 
 
 @pytest.mark.parametrize(
+    ("request_text", "names"),
+    [
+        ("what is the battery level of the robot vacuum?", ["Robot Vacuum Battery"]),
+        ("is the robot vacuum docked?", ["Robot Vacuum"]),
+        ("wie voll ist die Batterie vom Saugroboter?", ["Saugroboter Batterie"]),
+    ],
+)
+async def test_the_most_specific_name_said_in_full_is_looked_up(
+    hass: HomeAssistant, request_text: str, names: list[str]
+) -> None:
+    """A device's other entities carry its name and more."""
+    for entity_id, state, name in [
+        ("vacuum.robot_vacuum", "docked", "Robot Vacuum"),
+        ("sensor.robot_vacuum_battery", "54", "Robot Vacuum Battery"),
+        ("vacuum.saugroboter", "docked", "Saugroboter"),
+        ("sensor.saugroboter_batterie", "54", "Saugroboter Batterie"),
+    ]:
+        hass.states.async_set(entity_id, state, {"friendly_name": name})
+        async_expose_entity(hass, "conversation", entity_id, True)
+    found = live_lookup(hass, request_text, "conversation")
+    assert found == [("GetLiveContext", {"name": name}) for name in names]
+
+
+@pytest.mark.parametrize(
     ("request_text", "lookups"),
     [
         ("what's on my personal tasks list?", [("todo_get_items", "Personal Tasks")]),

@@ -300,7 +300,7 @@ def live_lookup(hass: HomeAssistant, request: str, assistant: str) -> list[LookU
         return []
     words = folded_words(asked)
     fits: dict[str, int] = {}
-    whole: set[str] = set()
+    whole: dict[str, frozenset[str]] = {}
     lists: dict[str, int] = {}
     for state in hass.states.async_all():
         if async_should_expose(hass, assistant, state.entity_id) and (
@@ -308,7 +308,7 @@ def live_lookup(hass: HomeAssistant, request: str, assistant: str) -> list[LookU
         ):
             fits[state.name] = max(score, fits.get(state.name, 0))
             if telling <= words:
-                whole.add(state.name)
+                whole[state.name] = frozenset(telling)
             if state.domain == TODO_DOMAIN:
                 lists[state.name] = score
     # A question about a to-do list is about its items: its state is only
@@ -319,8 +319,15 @@ def live_lookup(hass: HomeAssistant, request: str, assistant: str) -> list[LookU
             return [(TODO_ITEMS, {"todo_list": named[0]})]
     # A device named in full beats its area: "the bedroom temperature" is one
     # sensor, and the whole bedroom tempted 0.5B into the speaker.
-    if whole and len(whole) <= _MAX_LOOKUPS:
-        return [(LIVE_CONTEXT, {"name": name}) for name in sorted(whole)]
+    # The most specific of them: "the robot vacuum's battery" is the Robot
+    # Vacuum Battery, and its vacuum's state tempted 0.5B ("it is docked").
+    named_in_full = sorted(
+        name
+        for name, telling in whole.items()
+        if not any(telling < other for other in whole.values())
+    )
+    if named_in_full and len(named_in_full) <= _MAX_LOOKUPS:
+        return [(LIVE_CONTEXT, {"name": name}) for name in named_in_full]
     areas = [
         area
         for area in ar.async_get(hass).async_list_areas()
