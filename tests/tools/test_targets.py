@@ -216,3 +216,20 @@ async def test_a_devices_name_wins_over_wrong_places_and_kinds(
     )
 
     assert hass.states.get(KITCHEN).state == "on"
+
+
+@pytest.mark.parametrize(
+    "guess", [{"floor": "..."}, {"area": "Vorhang"}, {"area": "...", "floor": "none"}]
+)
+async def test_a_place_the_home_does_not_have_is_a_guess(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, guess: dict[str, str]
+) -> None:
+    """0.5B fills every slot it is offered; a place the home does not have
+    is dropped, and the room named as a device is the room."""
+    agent_id = await office_home(hass, scripted_llm)
+
+    await run(
+        hass, scripted_llm, agent_id, ("HassTurnOff", {"name": "office", **guess})
+    )
+
+    assert states(hass, *OFFICE_LIGHTS, AC) == ["off", "off", "off"]

@@ -104,6 +104,13 @@ def repair_targets(
     # A kind no entity has is a guess ("door", "smart_lock"): the name decides.
     if "domain" in slots and not hass.states.async_entity_ids(slots["domain"]["value"]):
         slots = {key: value for key, value in slots.items() if key != "domain"}
+    # So is an area or floor the home does not have (0.5B fills every slot:
+    # floor "...", area "Vorhang").
+    guessed = _unknown_places(hass, slots)
+    if guessed:
+        slots = {key: value for key, value in slots.items() if key not in guessed}
+        if _matches(hass, handler, slots, assistant):
+            return slots
     rest = {key: value for key, value in slots.items() if key != "name"}
     words = folded_words(name)
     if not words:
@@ -158,6 +165,22 @@ def repair_targets(
         f"Nothing in the home is called '{name}'. "
         + closest_names("device", name, [state.name for state in exposed])
     )
+
+
+def _unknown_places(hass: HomeAssistant, slots: Slots) -> set[str]:
+    """The area and floor slots that name no area or floor of the home."""
+    unknown = set()
+    area, floor = (
+        slots.get("area", {}).get("value"),
+        slots.get("floor", {}).get("value"),
+    )
+    if area is not None and not any(intent.find_areas(str(area), ar.async_get(hass))):
+        unknown.add("area")
+    if floor is not None and not any(
+        intent.find_floors(str(floor), fr.async_get(hass))
+    ):
+        unknown.add("floor")
+    return unknown
 
 
 def _kinds_in(

@@ -56,7 +56,7 @@ LANGUAGE = Language(
         ),
         "alarm_control_panel": words("scharf, unscharf, deaktiviere, aktiviere"),
         "media_player": words("spiele, pause, stumm, lautstärke"),
-        "vacuum": words("sauge, saugen, reinige, staubsauger"),
+        "vacuum": words("sauge, saugen, reinige, staubsauger, saugroboter"),
     },
     yes=words(
         "ja, jawohl, jo, jep, klar, na klar, genau, gerne, gern, sicher, okay, ok, "

@@ -52,7 +52,7 @@ LANGUAGE = Language(
         "lock": words("desbloquea, desbloquear, bloquea, bloquear, echa la llave"),
         "alarm_control_panel": words("arma, armar, desarma, desarmar"),
         "media_player": words("reproduce, pausa, silencia, volumen"),
-        "vacuum": words("aspira, aspirar, limpia"),
+        "vacuum": words("aspira, aspirar, limpia, aspiradora"),
     },
     yes=words(
         "sí, claro, vale, dale, venga, bueno, de acuerdo, por supuesto, hazlo, "
