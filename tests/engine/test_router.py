@@ -10,6 +10,7 @@ from custom_components.jarvis.engine.router import (
     command_part,
     command_parts,
     is_small_talk,
+    joins_commands,
 )
 from custom_components.jarvis.engine.types import ToolSpec
 
@@ -189,3 +190,20 @@ def test_command_part(text: str, command: str | None) -> None:
 )
 def test_command_parts(text: str, language: str, parts: list[str]) -> None:
     assert command_parts(text, language) == parts
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "joins"),
+    [
+        ("turn on the fan and close the blinds", "en", True),
+        ("zet de lamp aan en sluit de deur", "nl", True),
+        # "en" joins in Dutch; in Spanish it is "in".
+        ("¿qué hay en mis tareas personales?", "es", False),
+        ("accendi la luce e chiudi la porta", "it", True),
+        ("what is on my shopping list?", "en", False),
+    ],
+)
+def test_joins_commands_in_the_requests_language(
+    text: str, language: str, joins: bool
+) -> None:
+    assert joins_commands(text, language) is joins

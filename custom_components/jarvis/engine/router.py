@@ -99,14 +99,12 @@ _JOINED_RE = re.compile(
 )
 
 
-_JOINER_RE = re.compile(
-    rf"\b(?:{any_of(every(lambda pack: pack.joiners))})\b", re.IGNORECASE
-)
-
-
-def joins_commands(text: str) -> bool:
-    """Whether a request may hold more than one command ("... and then ...")."""
-    return bool(_JOINER_RE.search(text))
+def joins_commands(text: str, language: str | None) -> bool:
+    """Whether a request may hold more than one command ("... and then ..."),
+    by its language's joining words: "en" joins in Dutch, and is "in" in
+    Spanish."""
+    joiners = any_of(language_pack(language).joiners)
+    return re.search(rf"\b(?:{joiners})\b", text, re.IGNORECASE) is not None
 
 
 def command_parts(text: str, language: str | None) -> list[str]:

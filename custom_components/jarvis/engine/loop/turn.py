@@ -143,7 +143,7 @@ class Turn:
                 ),
                 planned=planned is not None,
                 can_say_done=self._can_say_done(),
-                one_command=not joins_commands(self.request),
+                one_command=not joins_commands(self.request, self.language),
                 steps_left=steps - index - 1,
             )
             match next_step(after):
@@ -238,7 +238,7 @@ class Turn:
         found = [record.result.get(FOUND_FIELD) for record in self.result.tool_calls]
         if (
             not found
-            or joins_commands(self.request)
+            or joins_commands(self.request, self.language)
             or not all(isinstance(said, FoundPhrase) for said in found)
         ):
             return False
