@@ -42,6 +42,7 @@ CATALOGUE = [
     ),
     tool("HassSetPosition", "Sets the position of a device or entity.", "position"),
     tool("HassMediaPlayerMute", "Mutes a media player.", "name"),
+    tool("HassMediaPlayerUnmute", "Unmutes a media player.", "name"),
     tool("HassMediaUnpause", "Resumes a media player.", "name"),
     tool("HassStartTimer", "Starts a new timer.", "minutes"),
     tool("HassShoppingListAddItem", "Adds an item to the shopping list.", "item"),
@@ -207,3 +208,19 @@ def test_joins_commands_in_the_requests_language(
     text: str, language: str, joins: bool
 ) -> None:
     assert joins_commands(text, language) is joins
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "left_out"),
+    [
+        ("silencia la televisión", "HassMediaPlayerMute", "HassMediaPlayerUnmute"),
+        ("unmute the speaker", "HassMediaPlayerUnmute", "HassTurnOff"),
+    ],
+)
+def test_the_longest_topic_in_a_tools_name_counts(
+    text: str, kept: str, left_out: str
+) -> None:
+    """ "mute" is in HassMediaPlayerUnmute's name, but the tool is for "unmute"."""
+    names = [t.name for t in ToolRouter().route(text, CATALOGUE).tools]
+    assert kept in names
+    assert left_out not in names

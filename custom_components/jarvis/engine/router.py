@@ -171,9 +171,11 @@ def score_tool(tool: ToolSpec, words: Sequence[str]) -> int:
     """How well a tool fits these request words."""
     name = _topic_of(tool)
     score = 0
-    for topic, verbs in _LEXICON.items():
-        if topic in name:
-            score += 3 * sum(1 for word in words if word in verbs)
+    topics = [topic for topic in _LEXICON if topic in name]
+    for topic in topics:
+        # The longest topic in the name counts: "unmute", not "mute" in it.
+        if not any(topic in other and topic != other for other in topics):
+            score += 3 * sum(1 for word in words if word in _LEXICON[topic])
     vocabulary = _tool_words(tool)
     score += sum(1 for word in set(words) if len(word) > 2 and word in vocabulary)
     return score

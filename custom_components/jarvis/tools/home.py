@@ -45,7 +45,7 @@ import voluptuous as vol
 from ..const import ASSISTANT
 from ..engine.loop import LookUp
 from ..engine.router import asked_part
-from ..engine.text import folded_words, telling_words
+from ..engine.text import folded_words, most_specific, telling_words
 from .builtin import JarvisTool, replace_tools
 from .hub import DATA_TOOLS, JarvisTools
 from .services import ToolError, entity_area
@@ -321,11 +321,7 @@ def live_lookup(hass: HomeAssistant, request: str, assistant: str) -> list[LookU
     # sensor, and the whole bedroom tempted 0.5B into the speaker.
     # The most specific of them: "the robot vacuum's battery" is the Robot
     # Vacuum Battery, and its vacuum's state tempted 0.5B ("it is docked").
-    named_in_full = sorted(
-        name
-        for name, telling in whole.items()
-        if not any(telling < other for other in whole.values())
-    )
+    named_in_full = most_specific(whole)
     if named_in_full and len(named_in_full) <= _MAX_LOOKUPS:
         return [(LIVE_CONTEXT, {"name": name}) for name in named_in_full]
     areas = [

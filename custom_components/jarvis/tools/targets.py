@@ -23,7 +23,7 @@ from homeassistant.util.json import JsonObjectType
 
 from ..engine.lang import verb_domains
 from ..engine.phrases import FINAL_REPLY, OR, WHICH, FinalReply, listed, phrase
-from ..engine.text import folded_words, within
+from ..engine.text import folded_words, most_specific, telling_words, within
 from .services import closest_names
 
 type Slots = dict[str, Any]
@@ -114,6 +114,10 @@ def repair_targets(
     rest = {key: value for key, value in slots.items() if key != "name"}
     words = folded_words(name)
     if not words:
+        if (
+            said := _named_by_user(hass, handler, rest, assistant, request)
+        ) is not None:
+            return rest | {"name": {"value": said}}
         return _no_match(f"'{name}' is not a name: say which device or area.")
     room = {"domain": {"value": _ROOM_DOMAINS}} | rest
     place: Slots | None = None
@@ -161,10 +165,34 @@ def repair_targets(
     ).states
     if any(_fits(words, state) for state in exposed):
         return slots  # it exists but cannot do this: HA's own error says so
+    if (said := _named_by_user(hass, handler, rest, assistant, request)) is not None:
+        return rest | {"name": {"value": said}}
     return _no_match(
         f"Nothing in the home is called '{name}'. "
         + closest_names("device", name, [state.name for state in exposed])
     )
+
+
+def _named_by_user(
+    hass: HomeAssistant,
+    handler: intent.DynamicServiceIntentHandler,
+    rest: Slots,
+    assistant: str | None,
+    request: str | None,
+) -> str | None:
+    """The one device the call can reach that the user's own words name in
+    full, for a name the model left a placeholder ("...") or made up; the
+    most specific if one name holds another ("TV", "TV Speaker")."""
+    said = folded_words(request or "")
+    named = {
+        state.name: frozenset(telling)
+        for state in intent.async_match_targets(
+            hass, intent_constraints(handler, rest, assistant)
+        ).states
+        if (telling := telling_words(state.name)) and telling <= said
+    }
+    most = most_specific(named)
+    return most[0] if len(most) == 1 else None
 
 
 def _unknown_places(hass: HomeAssistant, slots: Slots) -> set[str]:

@@ -99,6 +99,8 @@ LANGUAGE = Language(
             "position, vorhang, vorhänge, rollo, rollos, rollladen, jalousie, jalousien"
         ),
         "setvolume": words("lautstärke, lauter, leiser"),
+        "unmute": words("stummschaltung, laut"),
+        "unpause": words("fort, fortsetzen, weiter"),
         "mute": words("stumm, stummschalten, ton"),
         "climate": words("temperatur, grad, heizung, wärmer, kälter"),
         "getlivecontext": words("ist, sind, wie, was, welche, status"),

@@ -106,7 +106,9 @@ LANGUAGE = Language(
             "position, blind, blinds, curtain, curtains, shade, shades, shutter, shutters, halfway"
         ),
         "setvolume": words("volume, louder, quieter"),
-        "mute": words("mute, unmute, silence"),
+        "unmute": words("unmute"),
+        "unpause": words("resume, continue, unpause"),
+        "mute": words("mute, silence"),
         "climate": words(
             "temperature, warm, warmer, cold, colder, heat, heating, thermostat, "
             "degrees"

@@ -88,6 +88,8 @@ LANGUAGE = Language(
         "lightset": words("brillo, atenúa, porcentaje, ciento"),
         "setposition": words("posición, persiana, persianas, cortina, cortinas, toldo"),
         "setvolume": words("volumen"),
+        "unmute": words("sonido"),
+        "unpause": words("reanuda, reanudar, continúa"),
         "mute": words("silencia, silenciar, silencio"),
         "climate": words("temperatura, grados, calefacción"),
         "getlivecontext": words("está, están, qué, cuál, cómo, estado"),

@@ -92,6 +92,8 @@ LANGUAGE = Language(
         "lightset": words("luminosité, cent, pourcentage"),
         "setposition": words("position, volet, volets, rideau, rideaux"),
         "setvolume": words("volume"),
+        "unmute": words("rétablis, rétablir"),
+        "unpause": words("reprends, reprendre"),
         "mute": words("sourdine, muet, silence"),
         "climate": words("chauffage"),
         "getlivecontext": words("est, quel, quelle"),

@@ -95,6 +95,8 @@ LANGUAGE = Language(
             "posizione, tapparella, tapparelle, tenda, tende, persiana, persiane"
         ),
         "setvolume": words("volume"),
+        "unmute": words("audio"),
+        "unpause": words("riprendi"),
         "mute": words("muto, silenzia, silenziare"),
         "climate": words("temperatura, gradi, riscaldamento, termostato"),
         "getlivecontext": words("è, sono, cosa, quale, quali, stato, aperto, chiuso"),

@@ -96,6 +96,8 @@ LANGUAGE = Language(
             "positie, gordijn, gordijnen, rolluik, rolluiken, zonwering"
         ),
         "setvolume": words("volume, harder, zachter"),
+        "unmute": words("geluid"),
+        "unpause": words("hervat"),
         "mute": words("demp, dempen, stil"),
         "climate": words("temperatuur, graden, verwarming, kouder"),
         "getlivecontext": words("zijn, wat, welke, hoe, staat, dicht"),

@@ -100,6 +100,8 @@ LANGUAGE = Language(
             "posição, persiana, persianas, cortina, cortinas, estore, estores"
         ),
         "setvolume": words("volume"),
+        "unmute": words("som"),
+        "unpause": words("retoma, continua"),
         "mute": words("silenciar, silencia, mudo"),
         "climate": words("temperatura, graus, aquecimento, termostato"),
         "getlivecontext": words("está, estão, é, qual, quais, estado, aberto, fechado"),
