@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 from unittest.mock import patch
@@ -11,12 +12,21 @@ from homeassistant.components.conversation import trace
 from homeassistant.components.homeassistant.exposed_entities import (
     async_expose_entity,
 )
+from homeassistant.components.todo import (
+    TodoItem,
+    TodoItemStatus,
+    TodoListEntity,
+)
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import chat_session, llm
+from homeassistant.setup import async_setup_component
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.common import (
+    MockConfigEntry,
+    setup_test_component_platform,
+)
 
 from custom_components.jarvis.config_flow import JarvisConfigFlow
 from custom_components.jarvis.const import (
@@ -336,6 +346,66 @@ async def test_fast_path_answers_plain_commands_without_the_llm(
     assert hass.states.get(KITCHEN).state == "on"
     assert speech(response)
     assert scripted_llm.chat_requests == []
+
+
+async def test_joined_commands_the_matcher_knows_run_without_the_llm(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    _, agent = await setup_jarvis(hass, scripted_llm, prefer_local=True)
+    await hass.services.async_call(
+        "light", "turn_on", {"entity_id": "light.bed_light"}, blocking=True
+    )
+    response = await process(
+        hass, agent, "turn on the kitchen lights and then turn off the bed light"
+    )
+
+    assert hass.states.get(KITCHEN).state == "on"
+    assert hass.states.get("light.bed_light").state == "off"
+    assert speech(response).count(".") == 2, speech(response)
+    assert scripted_llm.chat_requests == []
+
+
+async def test_joined_commands_go_to_the_llm_unless_each_is_the_matchers(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """All or none: the piece the matcher knows does not run on its own."""
+    _, agent = await setup_jarvis(hass, scripted_llm, prefer_local=True)
+    scripted_llm.script(Reply(content="I can't make sandwiches."))
+    response = await process(
+        hass, agent, "turn on the kitchen lights and then make me a sandwich"
+    )
+
+    assert speech(response) == "I can't make sandwiches."
+    assert hass.states.get(KITCHEN).state == "off"
+    assert len(scripted_llm.chat_requests) == 1
+
+
+async def test_a_question_about_a_to_do_list_reads_its_items_first(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """The list's state is only a count: Jarvis reads the items out itself,
+    with no LLM call."""
+    _, agent = await setup_jarvis(hass, scripted_llm)
+    shopping = TodoListEntity()
+    shopping._attr_name = "Shopping List"
+    shopping._attr_todo_items = [
+        TodoItem(summary="oat milk", uid="1", status=TodoItemStatus.NEEDS_ACTION)
+    ]
+    setup_test_component_platform(hass, "todo", [shopping])
+    assert await async_setup_component(hass, "todo", {"todo": {"platform": "test"}})
+    await hass.async_block_till_done()
+    response = await process(hass, agent, "what's on my shopping list?")
+    assert speech(response) == "On Shopping List: oat milk."
+    assert scripted_llm.chat_requests == []
+
+    # A command after the question is the model's, with the items in front of it.
+    scripted_llm.script(Reply(content="Added bread."))
+    response = await process(
+        hass, agent, "tell me what's on my shopping list and then add bread"
+    )
+    assert speech(response) == "Added bread."
+    (request,) = scripted_llm.chat_requests
+    assert "oat milk" in json.dumps(request["json"]["messages"])
 
 
 async def test_follow_up_after_fast_path_reaches_the_llm_with_that_turn(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 import time
 from typing import Any, Literal
@@ -43,6 +44,7 @@ from .engine.loop import ToolCallRecord, TurnResult
 from .engine.persona import persona_name, with_name
 from .engine.phrases import FINAL_REPLY, done
 from .engine.results import failed
+from .engine.router import command_parts
 from .entity import JarvisLLMEntity
 from .safety.holds import run_calls
 from .tools.assist_guard import (
@@ -178,25 +180,15 @@ class JarvisConversationEntity(
                 intent_filter=partial(_needs_llm, self.hass, kept),
             )
         ):
-            # Kept in the chat log, so a follow-up that needs the LLM sees it.
-            chat_log.async_add_assistant_content_without_tools(
-                conversation.AssistantContent(
-                    agent_id=self.entity_id,
-                    content=local.speech.get("plain", {}).get("speech", ""),
-                )
-            )
-            self.entry.runtime_data.telemetry.async_record_fast_path(
-                self.subentry, chat_log, local, time.monotonic() - started
-            )
-            return conversation.ConversationResult(
-                response=local,
-                conversation_id=chat_log.conversation_id,
-                continue_conversation=chat_log.continue_conversation,
-            )
+            return self._async_local_result(chat_log, local, started)
         if kept and (
             mine := await self._async_run_match(user_input, chat_log, *kept[0], started)
         ):
             return mine
+        if self.prefers_local and (
+            joined := await self._async_run_parts(user_input, chat_log)
+        ):
+            return self._async_local_result(chat_log, joined, started)
         try:
             await chat_log.async_provide_llm_data(
                 user_input.as_llm_context(DOMAIN),
@@ -227,6 +219,63 @@ class JarvisConversationEntity(
             house,
         )
         return conversation.async_get_result_from_chat_log(user_input, chat_log)
+
+    @callback
+    def _async_local_result(
+        self,
+        chat_log: conversation.ChatLog,
+        local: intent.IntentResponse,
+        started: float,
+    ) -> conversation.ConversationResult:
+        """A reply of HA's intents, kept in the chat log so that a follow-up
+        that needs the LLM sees it."""
+        chat_log.async_add_assistant_content_without_tools(
+            conversation.AssistantContent(
+                agent_id=self.entity_id,
+                content=local.speech.get("plain", {}).get("speech", ""),
+            )
+        )
+        self.entry.runtime_data.telemetry.async_record_fast_path(
+            self.subentry, chat_log, local, time.monotonic() - started
+        )
+        return conversation.ConversationResult(
+            response=local,
+            conversation_id=chat_log.conversation_id,
+            continue_conversation=chat_log.continue_conversation,
+        )
+
+    async def _async_run_parts(
+        self,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+    ) -> intent.IntentResponse | None:
+        """A request that joins commands HA's matcher each runs as they are
+        ("close the blinds and then turn on the spotlights"): run in order,
+        with no LLM call. All or none: when one piece is not such a command
+        (or must wait for a yes), nothing runs here and the model gets it."""
+        parts = command_parts(user_input.text, user_input.language)
+        if len(parts) < 2:
+            return None
+        inputs = [replace(user_input, text=part) for part in parts]
+        for part in inputs:
+            if not await _plainly_understood(self.hass, part, chat_log):
+                return None
+        speeches = []
+        for part in inputs:
+            local = await conversation.async_handle_intents(
+                self.hass,
+                part,
+                chat_log,
+                intent_filter=partial(_needs_llm, self.hass, []),
+            )
+            if local is not None and (
+                speech := local.speech.get("plain", {}).get("speech", "").strip()
+            ):
+                # HA's replies have no full stop ("Turned on the light").
+                speeches.append(speech if speech[-1] in ".!?" else f"{speech}.")
+        response = intent.IntentResponse(language=user_input.language)
+        response.async_set_speech(" ".join(speeches))
+        return response
 
     async def _async_run_match(
         self,
@@ -351,6 +400,25 @@ class JarvisConversationEntity(
 # Open-ended media search, and canned chit-chat ("Hello from Home Assistant.")
 # that the persona should answer itself.
 _LEFT_TO_THE_MODEL = frozenset({"HassMediaSearchAndPlay", "HassRespond"})
+
+
+async def _plainly_understood(
+    hass: HomeAssistant,
+    user_input: conversation.ConversationInput,
+    chat_log: conversation.ChatLog,
+) -> bool:
+    """Whether HA's matcher would run the command at once by itself (nothing
+    runs: the filter sees the match and declines it)."""
+    matches: list[RecognizeResult] = []
+
+    def look(result: RecognizeResult) -> bool:
+        matches.append(result)
+        return True
+
+    await conversation.async_handle_intents(
+        hass, user_input, chat_log, intent_filter=look
+    )
+    return bool(matches) and not _needs_llm(hass, [], matches[0])
 
 
 @callback

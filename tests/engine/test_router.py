@@ -8,7 +8,9 @@ from custom_components.jarvis.engine.router import (
     TOOL_SEARCH,
     ToolRouter,
     command_part,
+    command_parts,
     is_small_talk,
+    joins_commands,
 )
 from custom_components.jarvis.engine.types import ToolSpec
 
@@ -38,6 +40,10 @@ CATALOGUE = [
     tool(
         "HassSetVolume", "Sets the volume percentage of a media player.", "volume_level"
     ),
+    tool("HassSetPosition", "Sets the position of a device or entity.", "position"),
+    tool("HassMediaPlayerMute", "Mutes a media player.", "name"),
+    tool("HassMediaPlayerUnmute", "Unmutes a media player.", "name"),
+    tool("HassMediaUnpause", "Resumes a media player.", "name"),
     tool("HassStartTimer", "Starts a new timer.", "minutes"),
     tool("HassShoppingListAddItem", "Adds an item to the shopping list.", "item"),
     tool("HassVacuumStart", "Starts a vacuum.", "name"),
@@ -68,6 +74,15 @@ CATALOGUE = [
         ("sblocca la porta", "HassTurnOff"),
         ("ontgrendel de voordeur", "HassTurnOff"),
         ("destranca a porta", "HassTurnOff"),
+        # Levels, whatever the verb: "auf" is also German for "open".
+        ("stelle den Vorhang auf 20%", "HassSetPosition"),
+        ("set the living room curtains to 50", "HassSetPosition"),
+        ("baja la persiana al 30 por ciento", "HassSetPosition"),
+        ("stelle die Lautstärke vom Fernseher auf 40%", "HassSetVolume"),
+        ("quiero la lámpara de pie al 70 por ciento", "HassLightSet"),
+        ("mute the outdoor speakers", "HassMediaPlayerMute"),
+        ("silencia la televisión", "HassMediaPlayerMute"),
+        ("setze den Fernseher fort", "HassMediaUnpause"),
     ],
 )
 def test_router_keeps_the_right_tool(request_text: str, expected: str) -> None:
@@ -79,10 +94,22 @@ def test_router_keeps_the_right_tool(request_text: str, expected: str) -> None:
     assert not route.fell_open
 
 
-def test_router_falls_open_when_nothing_matches() -> None:
+def test_router_falls_open_to_the_core_tools_when_nothing_matches() -> None:
     route = ToolRouter().route("xyzzy", CATALOGUE)
     assert route.fell_open
-    assert route.tools == CATALOGUE
+    assert [tool.name for tool in route.tools] == [
+        "HassTurnOn",
+        "HassTurnOff",
+        "GetLiveContext",
+        TOOL_SEARCH,
+    ]
+
+
+def test_router_falls_open_to_a_catalogue_without_core_tools() -> None:
+    mcp_only = [tool("weather_get_forecast", "The forecast.", "city")]
+    route = ToolRouter().route("xyzzy", mcp_only)
+    assert route.fell_open
+    assert route.tools == mcp_only
 
 
 def test_router_keeps_tools_asked_for() -> None:
@@ -136,3 +163,64 @@ def test_small_talk(text: str, small_talk: bool) -> None:
 )
 def test_command_part(text: str, command: str | None) -> None:
     assert command_part(text) == command
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "parts"),
+    [
+        (
+            "close the blinds and then turn on the spotlights",
+            "en",
+            ["close the blinds", "turn on the spotlights"],
+        ),
+        (
+            "schalte den Wasserkocher ein und dann schließe den Vorhang.",
+            "de",
+            ["schalte den Wasserkocher ein", "schließe den Vorhang"],
+        ),
+        (
+            "apaga la lámpara de pie y luego prende la lámpara",
+            "es",
+            ["apaga la lámpara de pie", "prende la lámpara"],
+        ),
+        ("turn on the fan, then the lights", "en", ["turn on the fan", "the lights"]),
+        ("turn on the kitchen lights", "en", ["turn on the kitchen lights"]),
+        # Another language's joiner is a word like any other here.
+        ("turn on Dan's lamp", "en", ["turn on Dan's lamp"]),
+    ],
+)
+def test_command_parts(text: str, language: str, parts: list[str]) -> None:
+    assert command_parts(text, language) == parts
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "joins"),
+    [
+        ("turn on the fan and close the blinds", "en", True),
+        ("zet de lamp aan en sluit de deur", "nl", True),
+        # "en" joins in Dutch; in Spanish it is "in".
+        ("¿qué hay en mis tareas personales?", "es", False),
+        ("accendi la luce e chiudi la porta", "it", True),
+        ("what is on my shopping list?", "en", False),
+    ],
+)
+def test_joins_commands_in_the_requests_language(
+    text: str, language: str, joins: bool
+) -> None:
+    assert joins_commands(text, language) is joins
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "left_out"),
+    [
+        ("silencia la televisión", "HassMediaPlayerMute", "HassMediaPlayerUnmute"),
+        ("unmute the speaker", "HassMediaPlayerUnmute", "HassTurnOff"),
+    ],
+)
+def test_the_longest_topic_in_a_tools_name_counts(
+    text: str, kept: str, left_out: str
+) -> None:
+    """ "mute" is in HassMediaPlayerUnmute's name, but the tool is for "unmute"."""
+    names = [t.name for t in ToolRouter().route(text, CATALOGUE).tools]
+    assert kept in names
+    assert left_out not in names

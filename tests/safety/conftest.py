@@ -43,6 +43,7 @@ SIDE_LOCK = "lock.side_gate_lock"
 GATE = "cover.driveway_gate"
 OPENABLE = "lock.openable_lock"
 KITCHEN_DOOR = "lock.kitchen_door"
+DEVICE_FAN = "fan.percentage_full_fan"  # on a device whose trigger unlocks
 GUARDED_COVER_CLASSES = ("garage", "gate")
 
 UNLOCK_FRONT_DOOR = {"action": "lock.unlock", "target": {"entity_id": FRONT_DOOR}}
@@ -131,6 +132,59 @@ AUTOMATIONS: list[dict[str, Any]] = [
         "triggers": [{"trigger": "state", "entity_id": "switch.ac", "to": "on"}],
         "actions": [UNLOCK_FRONT_DOOR],
     },
+    # A chain: turning the decorative lights off starts the living room fan,
+    # whose template trigger opens the garage.
+    {
+        "id": "lights_off_fan_on",
+        "alias": "Lights off, fan on",
+        "triggers": [
+            {"trigger": "state", "entity_id": "switch.decorative_lights", "to": "off"}
+        ],
+        "actions": [
+            {"action": "fan.turn_on", "target": {"entity_id": "fan.living_room_fan"}}
+        ],
+    },
+    {
+        "id": "fan_opens_garage",
+        "alias": "Fan opens garage",
+        "triggers": [
+            {
+                "trigger": "template",
+                "value_template": "{{ is_state('fan.living_room_fan', 'on') }}",
+            }
+        ],
+        "actions": [{"action": "cover.open_cover", "target": {"entity_id": GARAGE}}],
+    },
+    # Two automations that start each other: followed once each.
+    {
+        "id": "echo_one",
+        "alias": "Echo one",
+        "triggers": [{"trigger": "state", "entity_id": "fan.ceiling_fan", "to": "on"}],
+        "actions": [
+            {
+                "action": "fan.turn_on",
+                "target": {"entity_id": "fan.preset_only_limited_fan"},
+            }
+        ],
+    },
+    {
+        "id": "echo_two",
+        "alias": "Echo two",
+        "triggers": [
+            {"trigger": "state", "entity_id": "fan.preset_only_limited_fan", "to": "on"}
+        ],
+        "actions": [
+            {"action": "fan.turn_on", "target": {"entity_id": "fan.ceiling_fan"}}
+        ],
+    },
+    # A disabled automation triggers on nothing.
+    {
+        "id": "disabled_guest_mode",
+        "alias": "Disabled guest mode",
+        "initial_state": False,
+        "triggers": [{"trigger": "state", "entity_id": "fan.percentage_limited_fan"}],
+        "actions": [UNLOCK_FRONT_DOOR],
+    },
     {
         "id": "evening_lights",
         "alias": "Evening lights",
@@ -214,7 +268,11 @@ async def _registries(hass: HomeAssistant) -> tuple[str, tuple[str, str]]:
         ).id
         for name in ("Kitchen satellite", "Bedroom satellite")
     )
+    fan_hub = devices.async_get_or_create(
+        config_entry_id=entry.entry_id, identifiers={("test", "fan")}, name="Fan Hub"
+    )
     entities = er.async_get(hass)
+    entities.async_update_entity(DEVICE_FAN, device_id=fan_hub.id)
     entities.async_update_entity(SIDE_LOCK, device_id=side.id, labels={doors.label_id})
     entities.async_update_entity(GATE, area_id=area.id, labels={outside.label_id})
     return side.id, (satellites[0], satellites[1])
@@ -327,7 +385,27 @@ async def setup_house(
         {"object_id": "doors", "name": "Doors", "entities": [FRONT_DOOR]},
         blocking=True,
     )
-    assert await async_setup_component(hass, "automation", {"automation": AUTOMATIONS})
+    fan_entry = er.async_get(hass).async_get(DEVICE_FAN)
+    assert fan_entry is not None
+    device_trigger = {
+        "id": "fan_device_unlock",
+        "alias": "Fan device unlock",
+        # A device trigger, as the automation editor writes one: the entity
+        # by its registry id.
+        "triggers": [
+            {
+                "trigger": "device",
+                "device_id": fan_entry.device_id,
+                "domain": "fan",
+                "entity_id": fan_entry.id,
+                "type": "turned_on",
+            }
+        ],
+        "actions": [UNLOCK_FRONT_DOOR],
+    }
+    assert await async_setup_component(
+        hass, "automation", {"automation": [*AUTOMATIONS, device_trigger]}
+    )
     assert await async_setup_component(hass, "scene", {"scene": SCENES})
     await hass.async_block_till_done()
     for entity_id in [

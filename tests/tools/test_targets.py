@@ -216,3 +216,34 @@ async def test_a_devices_name_wins_over_wrong_places_and_kinds(
     )
 
     assert hass.states.get(KITCHEN).state == "on"
+
+
+@pytest.mark.parametrize(
+    "guess", [{"floor": "..."}, {"area": "Vorhang"}, {"area": "...", "floor": "none"}]
+)
+async def test_a_place_the_home_does_not_have_is_a_guess(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, guess: dict[str, str]
+) -> None:
+    """0.5B fills every slot it is offered; a place the home does not have
+    is dropped, and the room named as a device is the room."""
+    agent_id = await office_home(hass, scripted_llm)
+
+    await run(
+        hass, scripted_llm, agent_id, ("HassTurnOff", {"name": "office", **guess})
+    )
+
+    assert states(hass, *OFFICE_LIGHTS, AC) == ["off", "off", "off"]
+
+
+@pytest.mark.parametrize("name", ["...", "Fernsehgerät"])
+async def test_a_name_that_is_no_name_is_taken_from_the_users_words(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, name: str
+) -> None:
+    """0.5B left the name a placeholder, or made one up: the one device the
+    user's words name in full is meant."""
+    agent_id = await office_home(hass, scripted_llm)
+    call = ("HassTurnOff", {"name": name})
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+    await converse(hass, agent_id, "switch off the AC now")
+
+    assert states(hass, AC, *OFFICE_LIGHTS) == ["off", "on", "on"]

@@ -39,6 +39,8 @@ TOO_SLOW = _table(lambda pack: pack.too_slow)
 FAILED_PLAIN = _table(lambda pack: pack.failed_plain)
 HOLD_GONE = _table(lambda pack: pack.hold_gone)
 HOLD_CHANGED = _table(lambda pack: pack.hold_changed)
+LIST_ITEMS = _table(lambda pack: pack.list_items)
+LIST_EMPTY = _table(lambda pack: pack.list_empty)
 
 
 def phrase(table: Mapping[str, str], language: str | None) -> str:
@@ -67,6 +69,16 @@ class DidPhrase(str):
 
 # The tool-result field with a `DidPhrase`.
 DID_FIELD = "did"
+
+
+class FoundPhrase(str):
+    """What a look-up found, said in full ("On Shopping List: milk and
+    bread."), under `FOUND_FIELD`. Like `FinalReply`, only Jarvis's own code
+    can make one."""
+
+
+# The tool-result field with a `FoundPhrase`.
+FOUND_FIELD = "found"
 
 
 def final_reply(result: Mapping[str, object]) -> FinalReply | None:

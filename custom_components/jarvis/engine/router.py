@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 import re
 
-from .lang import LANGUAGES, every
+from .lang import LANGUAGES, every, language_pack
 from .text import any_of, lower_words
 from .types import ToolSpec
 
@@ -30,7 +30,12 @@ TOOL_SEARCH_SPEC = ToolSpec(
 
 # Tool-name fragments of Home Assistant's intents and common MCP tools, with
 # the words of every language that point to them, and signs that say as much.
-_SIGNS: Mapping[str, tuple[str, ...]] = {"lightset": ("%",), "getlivecontext": ("?",)}
+_SIGNS: Mapping[str, tuple[str, ...]] = {
+    "lightset": ("%",),
+    "setposition": ("%",),
+    "setvolume": ("%",),
+    "getlivecontext": ("?",),
+}
 
 
 def _topic_words(topic: str) -> tuple[str, ...]:
@@ -94,14 +99,24 @@ _JOINED_RE = re.compile(
 )
 
 
-_JOINER_RE = re.compile(
-    rf"\b(?:{any_of(every(lambda pack: pack.joiners))})\b", re.IGNORECASE
-)
+def joins_commands(text: str, language: str | None) -> bool:
+    """Whether a request may hold more than one command ("... and then ..."),
+    by its language's joining words: "en" joins in Dutch, and is "in" in
+    Spanish."""
+    joiners = any_of(language_pack(language).joiners)
+    return re.search(rf"\b(?:{joiners})\b", text, re.IGNORECASE) is not None
 
 
-def joins_commands(text: str) -> bool:
-    """Whether a request may hold more than one command ("... and then ...")."""
-    return bool(_JOINER_RE.search(text))
+def command_parts(text: str, language: str | None) -> list[str]:
+    """The pieces a request falls into at its joining words and commas, in
+    its language ("close the blinds and then turn on the spotlights": two).
+    Whether each piece is a command of its own is for the caller to find out:
+    "the kitchen and living room lights" falls apart too."""
+    joiners = any_of(language_pack(language).joiners)
+    split = re.split(
+        rf"(?:[\s,;]*\b(?:{joiners})\b)+[\s,;]*|\s*[,;]\s*", text, flags=re.I
+    )
+    return [part.strip(" .!") for part in split if part.strip(" .!")]
 
 
 def command_part(text: str) -> str | None:
@@ -143,13 +158,24 @@ def _tool_words(tool: ToolSpec) -> set[str]:
     return set(_words(" ".join(parts).replace("_", " ")))
 
 
+# What a request whose words point to no tool is most likely for.
+_CORE_TOPICS = ("turnon", "turnoff", "getlivecontext")
+
+
+def _topic_of(tool: ToolSpec) -> str:
+    """The tool's name as the lexicon's topics are written."""
+    return tool.name.lower().replace("_", "")
+
+
 def score_tool(tool: ToolSpec, words: Sequence[str]) -> int:
     """How well a tool fits these request words."""
-    name = tool.name.lower().replace("_", "")
+    name = _topic_of(tool)
     score = 0
-    for topic, verbs in _LEXICON.items():
-        if topic in name:
-            score += 3 * sum(1 for word in words if word in verbs)
+    topics = [topic for topic in _LEXICON if topic in name]
+    for topic in topics:
+        # The longest topic in the name counts: "unmute", not "mute" in it.
+        if not any(topic in other and topic != other for other in topics):
+            score += 3 * sum(1 for word in words if word in _LEXICON[topic])
     vocabulary = _tool_words(tool)
     score += sum(1 for word in set(words) if len(word) > 2 and word in vocabulary)
     return score
@@ -186,12 +212,29 @@ class ToolRouter:
             if any(tool.name == name for tool in catalogue):
                 chosen.setdefault(name, "kept (failed last turn, or always offered)")
         if not chosen:
-            return Route(list(catalogue), {"*": "no tool matched"}, fell_open=True)
+            return self._fallen_open(catalogue)
         tools = [tool for tool in catalogue if tool.name in chosen]
         if len(tools) < len(catalogue):
             tools.append(TOOL_SEARCH_SPEC)
             chosen[TOOL_SEARCH] = "escape hatch"
         return Route(tools, chosen, fell_open=False)
+
+    @staticmethod
+    def _fallen_open(catalogue: Sequence[ToolSpec]) -> Route:
+        """No tool's words in the request ("tell me a joke", "make it cosy"):
+        the home's core tools and the search for more. The whole catalogue
+        cost 0.5B 1,800 prompt tokens to read for a joke; a catalogue without
+        core tools is offered whole."""
+        core = [
+            tool
+            for tool in catalogue
+            if any(topic in _topic_of(tool) for topic in _CORE_TOPICS)
+        ]
+        if not core:
+            return Route(list(catalogue), {"*": "no tool matched"}, fell_open=True)
+        reasons = dict.fromkeys((tool.name for tool in core), "no tool matched: core")
+        reasons[TOOL_SEARCH] = "escape hatch"
+        return Route([*core, TOOL_SEARCH_SPEC], reasons, fell_open=True)
 
     def search(
         self, query: str, catalogue: Sequence[ToolSpec], limit: int = 3

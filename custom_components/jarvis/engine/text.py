@@ -8,7 +8,7 @@ spelled ("schließe" of the router's lexicon), which case-folding would miss.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 import re
 import unicodedata
 
@@ -46,6 +46,16 @@ def telling_words(name: str) -> set[str]:
     return {
         word for word in folded_words(name) if len(word) > 2 or word.upper() in name
     }
+
+
+def most_specific(tellings: Mapping[str, frozenset[str]]) -> list[str]:
+    """The names, by their telling words, that no other name holds: "Robot
+    Vacuum Battery" over "Robot Vacuum", whose battery it is."""
+    return sorted(
+        name
+        for name, telling in tellings.items()
+        if not any(telling < other for other in tellings.values())
+    )
 
 
 def within(parts: Collection[str], name: str) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+import re
 from typing import Any
 
 from homeassistant.const import (
@@ -143,8 +144,14 @@ def target_entities(
     return selected.referenced | selected.indirectly_referenced
 
 
-def resolve(hass: HomeAssistant, call: Call, depth: int = 0) -> Resolution:
+def resolve(hass: HomeAssistant, call: Call) -> Resolution:
     """What the call will do, as far as it can be known before it runs."""
+    resolution = _resolve(hass, call, 0)
+    _follow_triggers(hass, resolution)
+    return resolution
+
+
+def _resolve(hass: HomeAssistant, call: Call, depth: int) -> Resolution:
     resolution = Resolution()
     if depth > MAX_DEPTH:
         resolution.unresolved.append(f"{call.domain}.{call.service} (nested too deep)")
@@ -193,6 +200,57 @@ def _on_entity(
     resolution = Resolution([Effect(entity_id, service, data)])
     resolution.extend(_own_actions(hass, entity_id, depth + 1))
     return resolution
+
+
+def _follow_triggers(hass: HomeAssistant, resolution: Resolution) -> None:
+    """Add what the enabled automations that a change of a touched entity
+    triggers do; each once, as their own effects may trigger others."""
+    followed: set[str] = set()
+    index = 0
+    while index < len(resolution.effects):
+        entity_id = resolution.effects[index].entity_id
+        index += 1
+        for automation in _automations_watching(hass, entity_id):
+            if automation not in followed:
+                followed.add(automation)
+                resolution.extend(_actions_of(hass, "automation", automation, 1))
+
+
+def _automations_watching(hass: HomeAssistant, entity_id: str) -> list[str]:
+    """The enabled automations with a trigger on the entity: by its id (a
+    registry id in device triggers too), by its device, or in a template."""
+    registry = er.async_get(hass)
+    entry = registry.async_get(entity_id)
+    device_id = entry.device_id if entry else None
+    in_text = re.compile(rf"(?<![\w.]){re.escape(entity_id)}(?![\w.])")
+    watching = []
+    for automation in getattr(hass.data.get("automation"), "entities", ()):
+        config = getattr(automation, "raw_config", None)
+        if not isinstance(config, Mapping) or hass.states.is_state(
+            automation.entity_id, "off"
+        ):
+            continue  # a disabled automation triggers on nothing
+        for trigger in _as_list(config.get("triggers", config.get("trigger"))):
+            if not isinstance(trigger, Mapping):
+                continue
+            if (
+                any(
+                    er.async_resolve_entity_id(registry, str(raw)) == entity_id
+                    for raw in _as_list(trigger.get(ATTR_ENTITY_ID))
+                )
+                or (device_id is not None and trigger.get(ATTR_DEVICE_ID) == device_id)
+                or in_text.search(str(_as_written(trigger))) is not None
+            ):
+                watching.append(automation.entity_id)
+                break
+    return watching
+
+
+def _as_list(value: Any) -> list[Any]:
+    """A configuration value that may be one item or a list of them."""
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
 
 
 def _entity(hass: HomeAssistant, domain: str, entity_id: str) -> Any:
@@ -281,7 +339,7 @@ def _step(
         kind = "event" if "event" in step else "service template"
         return Resolution(unresolved=[f"{owner} ({kind})"])
     if "scene" in step:
-        return resolve(
+        return _resolve(
             hass, Call("scene", "turn_on", {ATTR_ENTITY_ID: step["scene"]}), depth
         )
     action = step.get("action", step.get("service"))
@@ -295,7 +353,7 @@ def _step(
                 data.update(part)
         if ATTR_ENTITY_ID in step:
             data[ATTR_ENTITY_ID] = step[ATTR_ENTITY_ID]
-        return resolve(hass, Call(domain, service, data), depth)
+        return _resolve(hass, Call(domain, service, data), depth)
     if "device_id" in step and "type" in step:
         return _device_action(hass, owner, step)
     return Resolution(unresolved=[f"{owner} (unknown step)"])

@@ -23,7 +23,7 @@ from homeassistant.util.json import JsonObjectType
 
 from ..engine.lang import verb_domains
 from ..engine.phrases import FINAL_REPLY, OR, WHICH, FinalReply, listed, phrase
-from ..engine.text import folded_words, within
+from ..engine.text import folded_words, most_specific, telling_words, within
 from .services import closest_names
 
 type Slots = dict[str, Any]
@@ -104,9 +104,20 @@ def repair_targets(
     # A kind no entity has is a guess ("door", "smart_lock"): the name decides.
     if "domain" in slots and not hass.states.async_entity_ids(slots["domain"]["value"]):
         slots = {key: value for key, value in slots.items() if key != "domain"}
+    # So is an area or floor the home does not have (0.5B fills every slot:
+    # floor "...", area "Vorhang").
+    guessed = _unknown_places(hass, slots)
+    if guessed:
+        slots = {key: value for key, value in slots.items() if key not in guessed}
+        if _matches(hass, handler, slots, assistant):
+            return slots
     rest = {key: value for key, value in slots.items() if key != "name"}
     words = folded_words(name)
     if not words:
+        if (
+            said := _named_by_user(hass, handler, rest, assistant, request)
+        ) is not None:
+            return rest | {"name": {"value": said}}
         return _no_match(f"'{name}' is not a name: say which device or area.")
     room = {"domain": {"value": _ROOM_DOMAINS}} | rest
     place: Slots | None = None
@@ -154,10 +165,50 @@ def repair_targets(
     ).states
     if any(_fits(words, state) for state in exposed):
         return slots  # it exists but cannot do this: HA's own error says so
+    if (said := _named_by_user(hass, handler, rest, assistant, request)) is not None:
+        return rest | {"name": {"value": said}}
     return _no_match(
         f"Nothing in the home is called '{name}'. "
         + closest_names("device", name, [state.name for state in exposed])
     )
+
+
+def _named_by_user(
+    hass: HomeAssistant,
+    handler: intent.DynamicServiceIntentHandler,
+    rest: Slots,
+    assistant: str | None,
+    request: str | None,
+) -> str | None:
+    """The one device the call can reach that the user's own words name in
+    full, for a name the model left a placeholder ("...") or made up; the
+    most specific if one name holds another ("TV", "TV Speaker")."""
+    said = folded_words(request or "")
+    named = {
+        state.name: frozenset(telling)
+        for state in intent.async_match_targets(
+            hass, intent_constraints(handler, rest, assistant)
+        ).states
+        if (telling := telling_words(state.name)) and telling <= said
+    }
+    most = most_specific(named)
+    return most[0] if len(most) == 1 else None
+
+
+def _unknown_places(hass: HomeAssistant, slots: Slots) -> set[str]:
+    """The area and floor slots that name no area or floor of the home."""
+    unknown = set()
+    area, floor = (
+        slots.get("area", {}).get("value"),
+        slots.get("floor", {}).get("value"),
+    )
+    if area is not None and not any(intent.find_areas(str(area), ar.async_get(hass))):
+        unknown.add("area")
+    if floor is not None and not any(
+        intent.find_floors(str(floor), fr.async_get(hass))
+    ):
+        unknown.add("floor")
+    return unknown
 
 
 def _kinds_in(

@@ -48,6 +48,10 @@ class Language:
     # A held action's entities, with {names}, vanished or changed before the yes.
     hold_gone: str
     hold_changed: str
+    # What a to-do list holds, with {list} and {items} (joined by `list_and`),
+    # and a list with nothing to do.
+    list_items: str
+    list_empty: str
     # Verbs that name what kind of device a command is for, by entity domain:
     # "open" is for a cover or valve, not a light that shares its name.
     verb_domains: Mapping[str, tuple[str, ...]]

@@ -44,6 +44,8 @@ LANGUAGE = Language(
     failed_plain="Entschuldigung, das hat nicht geklappt.",
     hold_gone="{names} gibt es nicht mehr, also habe ich nichts getan.",
     hold_changed="{names} hat sich inzwischen geändert.",
+    list_items="Auf {list} steht: {items}.",
+    list_empty="Auf {list} steht nichts.",
     verb_domains={
         "cover": words(
             "öffne, öffnen, schließe, schließen, mach auf, mach zu, hochfahren, runterfahren, auf, zu"
@@ -54,7 +56,7 @@ LANGUAGE = Language(
         ),
         "alarm_control_panel": words("scharf, unscharf, deaktiviere, aktiviere"),
         "media_player": words("spiele, pause, stumm, lautstärke"),
-        "vacuum": words("sauge, saugen, reinige, staubsauger"),
+        "vacuum": words("sauge, saugen, reinige, staubsauger, saugroboter"),
     },
     state_words={
         "on": words("an, eingeschaltet, angeschaltet"),
@@ -121,11 +123,20 @@ LANGUAGE = Language(
             "deaktiviere, deaktivieren"
         ),
         "lightset": words("dimme, dimmen, helligkeit, prozent, farbe"),
+        "setposition": words(
+            "position, vorhang, vorhänge, rollo, rollos, rollladen, jalousie, jalousien"
+        ),
+        "setvolume": words("lautstärke, lauter, leiser"),
+        "unmute": words("stummschaltung, laut"),
+        "unpause": words("fort, fortsetzen, weiter"),
+        "mute": words("stumm, stummschalten, ton"),
         "climate": words("temperatur, grad, heizung, wärmer, kälter"),
         "getlivecontext": words("ist, sind, wie, was, welche, status"),
         "timer": words("minuten, stunde, wecker"),
         "datetime": words("uhr, uhrzeit, datum, heute"),
-        "media": words("musik, spiele, lauter, leiser"),
+        "media": words(
+            "musik, spiele, lauter, leiser, pausiere, pause, fort, fortsetzen"
+        ),
         "list": words("einkaufsliste, liste, kaufen"),
         "vacuum": words("staubsauger, saugen"),
         "fan": words("ventilator, lüfter"),

@@ -44,6 +44,8 @@ LANGUAGE = Language(
     failed_plain="Sorry, that did not work.",
     hold_gone="{names} is no longer there, so I did nothing.",
     hold_changed="{names} changed in the meantime.",
+    list_items="On {list}: {items}.",
+    list_empty="There is nothing on {list}.",
     verb_domains={
         "cover": words("open, close, raise, lower, shut"),
         "valve": words("open, close, shut"),
@@ -128,6 +130,13 @@ LANGUAGE = Language(
         "turnon": words("on, open, start, activate, lock, enable"),
         "turnoff": words("off, close, shut, stop, unlock, disable, disarm, deactivate"),
         "lightset": words("dim, brighten, brightness, percent, colour, color"),
+        "setposition": words(
+            "position, blind, blinds, curtain, curtains, shade, shades, shutter, shutters, halfway"
+        ),
+        "setvolume": words("volume, louder, quieter"),
+        "unmute": words("unmute"),
+        "unpause": words("resume, continue, unpause"),
+        "mute": words("mute, silence"),
         "climate": words(
             "temperature, warm, warmer, cold, colder, heat, heating, thermostat, "
             "degrees"

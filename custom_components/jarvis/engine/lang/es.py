@@ -44,13 +44,15 @@ LANGUAGE = Language(
     failed_plain="Lo siento, no ha funcionado.",
     hold_gone="{names} ya no está, así que no he hecho nada.",
     hold_changed="{names} ha cambiado mientras tanto.",
+    list_items="En {list} hay: {items}.",
+    list_empty="No hay nada en {list}.",
     verb_domains={
         "cover": words("abre, abrir, cierra, cerrar, sube, baja"),
         "valve": words("abre, abrir, cierra, cerrar"),
         "lock": words("desbloquea, desbloquear, bloquea, bloquear, echa la llave"),
         "alarm_control_panel": words("arma, armar, desarma, desarmar"),
         "media_player": words("reproduce, pausa, silencia, volumen"),
-        "vacuum": words("aspira, aspirar, limpia"),
+        "vacuum": words("aspira, aspirar, limpia, aspiradora"),
     },
     state_words={
         "on": words("encendido, encendida"),
@@ -111,12 +113,19 @@ LANGUAGE = Language(
         "turnoff": words(
             "apaga, apagar, cierra, cerrar, desarma, desarmar, desactiva, desactivar"
         ),
-        "lightset": words("brillo, atenúa, porcentaje"),
+        "lightset": words("brillo, atenúa, porcentaje, ciento"),
+        "setposition": words("posición, persiana, persianas, cortina, cortinas, toldo"),
+        "setvolume": words("volumen"),
+        "unmute": words("sonido"),
+        "unpause": words("reanuda, reanudar, continúa"),
+        "mute": words("silencia, silenciar, silencio"),
         "climate": words("temperatura, grados, calefacción"),
         "getlivecontext": words("está, están, qué, cuál, cómo, estado"),
         "timer": words("temporizador, minutos"),
         "datetime": words("hora, fecha, hoy"),
-        "media": words("música, reproduce, volumen"),
+        "media": words(
+            "música, reproduce, volumen, pausa, pausar, reanuda, reanudar, continúa"
+        ),
         "list": words("compra, lista, añade"),
         "vacuum": words("aspiradora"),
         "fan": words("ventilador"),

@@ -44,6 +44,8 @@ LANGUAGE = Language(
     failed_plain="Scusa, non ha funzionato.",
     hold_gone="{names} non c'è più, quindi non ho fatto niente.",
     hold_changed="{names} è cambiato nel frattempo.",
+    list_items="In {list} ci sono: {items}.",
+    list_empty="In {list} non c'è niente.",
     verb_domains={
         "cover": words("apri, aprire, chiudi, chiudere, alza, abbassa"),
         "valve": words("apri, aprire, chiudi, chiudere"),
@@ -116,11 +118,18 @@ LANGUAGE = Language(
             "spegni, spegnere, chiudi, chiudere, disattiva, sblocca, disinserisci, disarma"
         ),
         "lightset": words("abbassa, luminosità, percento, colore"),
+        "setposition": words(
+            "posizione, tapparella, tapparelle, tenda, tende, persiana, persiane"
+        ),
+        "setvolume": words("volume"),
+        "unmute": words("audio"),
+        "unpause": words("riprendi"),
+        "mute": words("muto, silenzia, silenziare"),
         "climate": words("temperatura, gradi, riscaldamento, termostato"),
         "getlivecontext": words("è, sono, cosa, quale, quali, stato, aperto, chiuso"),
         "timer": words("minuti, secondi, sveglia"),
         "datetime": words("ora, oggi, giorno"),
-        "media": words("musica, suona, riproduci, canzone, pausa"),
+        "media": words("musica, suona, riproduci, canzone, pausa, riprendi"),
         "list": words("spesa, lista, aggiungi, compra"),
         "vacuum": words("aspirapolvere, pulisci"),
         "fan": words("ventilatore"),

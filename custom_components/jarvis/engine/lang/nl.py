@@ -41,6 +41,8 @@ LANGUAGE = Language(
     failed_plain="Sorry, dat is niet gelukt.",
     hold_gone="{names} is er niet meer, dus ik heb niets gedaan.",
     hold_changed="{names} is intussen veranderd.",
+    list_items="Op {list} staat: {items}.",
+    list_empty="Er staat niets op {list}.",
     verb_domains={
         "cover": words(
             "open, openen, sluit, sluiten, doe open, doe dicht, omhoog, omlaag"
@@ -117,11 +119,18 @@ LANGUAGE = Language(
         "turnon": words("aan, inschakelen, vergrendel, activeer"),
         "turnoff": words("uit, uitschakelen, sluit, dicht, ontgrendel, deactiveer"),
         "lightset": words("dimmen, helderheid, procent, kleur"),
+        "setposition": words(
+            "positie, gordijn, gordijnen, rolluik, rolluiken, zonwering"
+        ),
+        "setvolume": words("volume, harder, zachter"),
+        "unmute": words("geluid"),
+        "unpause": words("hervat"),
+        "mute": words("demp, dempen, stil"),
         "climate": words("temperatuur, graden, verwarming, kouder"),
         "getlivecontext": words("zijn, wat, welke, hoe, staat, dicht"),
         "timer": words("minuten, seconden, uur, wekker"),
         "datetime": words("tijd, datum, vandaag, klok"),
-        "media": words("muziek, speel, pauze, harder, zachter, volgende"),
+        "media": words("muziek, speel, pauze, harder, zachter, volgende, hervat"),
         "list": words("boodschappen, lijst, toevoegen, kopen"),
         "vacuum": words("stofzuiger, stofzuigen"),
         "fan": words("ventilator"),

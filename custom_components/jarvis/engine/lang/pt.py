@@ -44,6 +44,8 @@ LANGUAGE = Language(
     failed_plain="Desculpe, não funcionou.",
     hold_gone="{names} já não existe, por isso não fiz nada.",
     hold_changed="{names} mudou entretanto.",
+    list_items="Em {list} há: {items}.",
+    list_empty="Não há nada em {list}.",
     verb_domains={
         "cover": words("abre, abrir, fecha, fechar, sobe, desce"),
         "valve": words("abre, abrir, fecha, fechar"),
@@ -120,12 +122,19 @@ LANGUAGE = Language(
             "desliga, desligar, apaga, fecha, fechar, destranca, desarma, desarmar, "
             "desativa, desativar"
         ),
-        "lightset": words("brilho, porcentagem, percentagem, cor"),
+        "lightset": words("brilho, porcentagem, percentagem, cento, cor"),
+        "setposition": words(
+            "posição, persiana, persianas, cortina, cortinas, estore, estores"
+        ),
+        "setvolume": words("volume"),
+        "unmute": words("som"),
+        "unpause": words("retoma, continua"),
+        "mute": words("silenciar, silencia, mudo"),
         "climate": words("temperatura, graus, aquecimento, termostato"),
         "getlivecontext": words("está, estão, é, qual, quais, estado, aberto, fechado"),
         "timer": words("temporizador, minutos, segundos, alarme"),
         "datetime": words("hora, hoje, dia, relógio"),
-        "media": words("música, toca, tocar, volume, pausa, próxima"),
+        "media": words("música, toca, tocar, volume, pausa, próxima, retoma, continua"),
         "list": words("compras, lista, adiciona, comprar"),
         "vacuum": words("aspirador"),
         "fan": words("ventoinha, ventilador"),

@@ -14,8 +14,10 @@ from ..output import sentences
 from ..phrases import (
     DID_FIELD,
     DONE,
+    FOUND_FIELD,
     NOT_UNDERSTOOD,
     DidPhrase,
+    FoundPhrase,
     did_reply,
     final_reply,
     phrase,
@@ -134,6 +136,8 @@ class Turn:
     async def run(self, host: StepHost) -> None:
         """Look first, run the plan, then model steps until the rule ends it."""
         looked = await self._look_first(host)
+        if looked and await self._say_what_was_found(host):
+            return
         if self.text_mode and self.plan.tools and await self._run_plan(host):
             return
         # Text-protocol models re-shown their tools repeat the call: ask for
@@ -170,7 +174,7 @@ class Turn:
                 ),
                 planned=planned is not None,
                 can_say_done=self._can_say_done(),
-                one_command=not joins_commands(self.request),
+                one_command=not joins_commands(self.request, self.language),
                 steps_left=steps - index - 1,
             )
             match next_step(after):
@@ -255,6 +259,21 @@ class Turn:
             DidPhrase(record.result[DID_FIELD]) for record in self.result.tool_calls
         ]
         await host.run_step(say(did_reply(phrases, self.language), self))
+        self.result.ended = "done"
+        return True
+
+    async def _say_what_was_found(self, host: StepHost) -> bool:
+        """Answer a question in Jarvis's words when each look-up says in full
+        what it found (a `FoundPhrase`), and nothing else was asked for.
+        Returns whether it did."""
+        found = [record.result.get(FOUND_FIELD) for record in self.result.tool_calls]
+        if (
+            not found
+            or joins_commands(self.request, self.language)
+            or not all(isinstance(said, FoundPhrase) for said in found)
+        ):
+            return False
+        await host.run_step(say(" ".join(map(str, found)), self))
         self.result.ended = "done"
         return True
 
