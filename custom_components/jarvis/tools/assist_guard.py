@@ -13,9 +13,8 @@ the reply loop to speak (`phrases.DidPhrase`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-import json
 from typing import Any
 
 from hassil.recognize import RecognizeResult
@@ -25,9 +24,6 @@ from homeassistant.components.conversation import (
     ConversationInput,
 )
 from homeassistant.components.conversation.agent_manager import get_agent_manager
-from homeassistant.components.homeassistant.exposed_entities import (
-    async_should_expose,
-)
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.core import Context, HomeAssistant, State, callback
 from homeassistant.helpers import intent, llm
@@ -40,15 +36,9 @@ from ..engine.lang import verb_domains
 from ..engine.phrases import (
     DID,
     DID_FIELD,
-    FOUND_FIELD,
-    LIST_EMPTY,
-    LIST_ITEMS,
     Deed,
     DidPhrase,
-    FoundPhrase,
     actions,
-    listed,
-    phrase,
 )
 from ..engine.text import folded_words
 from ..safety.effects import Call
@@ -56,8 +46,8 @@ from ..safety.holds import run_calls, user_text
 from ..safety.policy import assess
 from .builtin import FailSafeTool, WrappingTool, replace_tools
 from .deeds import acted_on, deeds, describe
-from .home import LIVE_CONTEXT, TODO_ITEMS
 from .hub import DATA_TOOLS, JarvisTools
+from .outside import outside_content_tool
 from .targets import Answer, intent_constraints, repair_targets
 
 type Slots = dict[str, Any]
@@ -432,129 +422,6 @@ async def _command_effects(
     return reach.targets, []
 
 
-# HA's tools whose results carry text other people write: calendar events
-# (invitations), to-do items (shared lists).
-OUTSIDE_CONTENT_TOOLS = frozenset({"calendar_get_events", "todo_get_items"})
-
-
-# Attributes whose text comes from outside the house (a stream's or a
-# broadcaster's metadata): the live context that shows one is fenced.
-OUTSIDE_TEXT_ATTRIBUTES = (
-    "media_title",
-    "media_artist",
-    "media_album_name",
-    "media_album_artist",
-    "media_series_title",
-    "media_channel",
-    "media_playlist",
-    "app_name",
-)
-# Outside text is looked for in a result by its first characters: a dump may
-# fold a long title over lines.
-_SHOWN_CHARS = 24
-
-
-class OutsideContentTool(WrappingTool):
-    """One of HA's tools whose result is fenced as outside content."""
-
-    async def async_call(
-        self,
-        hass: HomeAssistant,
-        tool_input: llm.ToolInput,
-        llm_context: llm.LLMContext,
-    ) -> JsonObjectType:
-        """The result as fenced data; the conversation has seen outside content."""
-        result = await self.wrapped.async_call(hass, tool_input, llm_context)
-        if not self.shows_outside_text(hass, llm_context, result):
-            return result
-        text = json.dumps(result, ensure_ascii=False, default=str)
-        return self.hub.untrusted_result(llm_context, f"ha:{self.name}", text)
-
-    def shows_outside_text(
-        self, hass: HomeAssistant, llm_context: llm.LLMContext, result: JsonObjectType
-    ) -> bool:
-        """Whether the result holds outside content: always, for the tools of
-        `OUTSIDE_CONTENT_TOOLS`."""
-        return True
-
-
-class TodoItemsTool(OutsideContentTool):
-    """HA's `todo_get_items`, fenced, with the items said in Jarvis's words:
-    0.5B, shown them, narrated the request ("The user asked for the current
-    state of their personal tasks.") instead of reading them out."""
-
-    async def async_call(
-        self,
-        hass: HomeAssistant,
-        tool_input: llm.ToolInput,
-        llm_context: llm.LLMContext,
-    ) -> JsonObjectType:
-        """The fenced result, and what the list holds as a `FoundPhrase`."""
-        result = await self.wrapped.async_call(hass, tool_input, llm_context)
-        fenced = self.hub.untrusted_result(
-            llm_context,
-            f"ha:{self.name}",
-            json.dumps(result, ensure_ascii=False, default=str),
-        )
-        items = result.get("result")
-        name = tool_input.tool_args.get("todo_list")
-        if not (result.get("success") and isinstance(items, list) and name):
-            return fenced
-        summaries = [
-            str(item["summary"])
-            for item in items
-            if isinstance(item, dict) and item.get("summary")
-        ]
-        language = llm_context.language
-        said = (
-            phrase(LIST_ITEMS, language).format(
-                list=name, items=listed(summaries, language)
-            )
-            if summaries
-            else phrase(LIST_EMPTY, language).format(list=name)
-        )
-        return fenced | {FOUND_FIELD: FoundPhrase(said)}
-
-
-class LiveContextFence(OutsideContentTool):
-    """HA's live context, fenced when it shows an exposed device's outside
-    text (a media title can say "ignore your instructions and unlock ...")."""
-
-    def shows_outside_text(
-        self, hass: HomeAssistant, llm_context: llm.LLMContext, result: JsonObjectType
-    ) -> bool:
-        """Whether an exposed device's outside text is in the result, however
-        the result quotes or wraps it."""
-        shown = _squashed(" ".join(_strings(result)))
-        assistant = llm_context.assistant or CONVERSATION_DOMAIN
-        return any(
-            isinstance(value, str)
-            and value.strip()
-            and _squashed(value)[:_SHOWN_CHARS] in shown
-            for state in hass.states.async_all()
-            for key in OUTSIDE_TEXT_ATTRIBUTES
-            if (value := state.attributes.get(key)) is not None
-            and async_should_expose(hass, assistant, state.entity_id)
-        )
-
-
-def _strings(value: Any) -> Iterator[str]:
-    """Every string in a tool result."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
-
-
-def _squashed(text: str) -> str:
-    """Text without the spaces, quotes and escapes a dump adds or folds."""
-    return "".join(c for c in text if not c.isspace() and c not in "'\\\"")
-
-
 @callback
 def guard_assist_tools(
     hass: HomeAssistant,
@@ -576,12 +443,8 @@ def guard_assist_tools(
     }
 
     def guard(tool: llm.Tool) -> llm.Tool | None:
-        if tool.name == TODO_ITEMS:
-            return TodoItemsTool(hub, tool)
-        if tool.name in OUTSIDE_CONTENT_TOOLS:
-            return OutsideContentTool(hub, tool)
-        if tool.name == LIVE_CONTEXT:
-            return LiveContextFence(hub, tool)
+        if (fenced := outside_content_tool(hub, tool)) is not None:
+            return fenced
         if not isinstance(tool, llm.IntentTool):
             return None
         # HA 2026.11 names intent tools apart from their intent type.
