@@ -22,6 +22,7 @@ from wyoming.event import async_write_event
 from wyoming.server import AsyncStdioServer
 
 from . import __version__
+from .memory import limit_arenas
 from .protocol import MAX_LINE_BYTES, Policy, ServiceHandler
 from .workers import IDLE_SECONDS
 
@@ -114,12 +115,15 @@ def base_parser(
     return parser
 
 
-def setup_logging(args: argparse.Namespace) -> None:
-    """Configure logging from --debug/--log-format."""
+def setup(args: argparse.Namespace) -> None:
+    """Configure logging (--debug/--log-format) and malloc, before models load."""
     logging.basicConfig(
         level=logging.DEBUG if args.debug else logging.INFO, format=args.log_format
     )
     _LOGGER.debug(args)
+    # Before the inference libraries start their threads, each of which would
+    # otherwise get an arena of its own.
+    limit_arenas()
 
 
 def advertised_host(bind_host: str, primary: Callable[[], str] | None = None) -> str:
