@@ -304,14 +304,15 @@ async def serve(args: argparse.Namespace, handler_factory: ServiceFactory) -> No
         host = args.zeroconf_host or advertised_host(str(uri.hostname))
         aiozc = await _register_zeroconf(args.zeroconf, host, port)
     lag_task = asyncio.create_task(monitor.run()) if args.stats else None
-    task = asyncio.create_task(server.serve_forever())
+    # Not serve_forever(): cancelled, it waits for every open connection to end by
+    # itself (a paced wake word stream kept a stopping server up for 70 s).
+    stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, task.cancel)
+        loop.add_signal_handler(sig, stopping.set)
     _LOGGER.info("Ready on %s", args.uri)
     try:
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        await stopping.wait()
     finally:
         if lag_task is not None:
             lag_task.cancel()
