@@ -68,7 +68,8 @@ class OutsideContentTool(WrappingTool):
         if not self.shows_outside_text(hass, llm_context, result):
             return result
         text = json.dumps(result, ensure_ascii=False, default=str)
-        return self.hub.untrusted_result(llm_context, f"ha:{self.name}", text)
+        fenced = self.hub.untrusted_result(llm_context, f"ha:{self.name}", text)
+        return fenced | self.said(tool_input, llm_context, result)
 
     def shows_outside_text(
         self, hass: HomeAssistant, llm_context: llm.LLMContext, result: JsonObjectType
@@ -77,29 +78,32 @@ class OutsideContentTool(WrappingTool):
         `OUTSIDE_CONTENT_TOOLS`."""
         return True
 
+    def said(
+        self,
+        tool_input: llm.ToolInput,
+        llm_context: llm.LLMContext,
+        result: JsonObjectType,
+    ) -> JsonObjectType:
+        """Fields beside the fence that say what was found in Jarvis's words."""
+        return {}
+
 
 class TodoItemsTool(OutsideContentTool):
     """HA's `todo_get_items`, fenced, with the items said in Jarvis's words:
     0.5B, shown them, narrated the request ("The user asked for the current
     state of their personal tasks.") instead of reading them out."""
 
-    async def async_call(
+    def said(
         self,
-        hass: HomeAssistant,
         tool_input: llm.ToolInput,
         llm_context: llm.LLMContext,
+        result: JsonObjectType,
     ) -> JsonObjectType:
-        """The fenced result, and what the list holds as a `FoundPhrase`."""
-        result = await self.wrapped.async_call(hass, tool_input, llm_context)
-        fenced = self.hub.untrusted_result(
-            llm_context,
-            f"ha:{self.name}",
-            json.dumps(result, ensure_ascii=False, default=str),
-        )
+        """What the list holds, as a `FoundPhrase`."""
         items = result.get("result")
         name = tool_input.tool_args.get("todo_list")
         if not (result.get("success") and isinstance(items, list) and name):
-            return fenced
+            return {}
         summaries = [
             str(item["summary"])
             for item in items
@@ -113,7 +117,7 @@ class TodoItemsTool(OutsideContentTool):
             if summaries
             else phrase(LIST_EMPTY, language).format(list=name)
         )
-        return fenced | {FOUND_FIELD: FoundPhrase(said)}
+        return {FOUND_FIELD: FoundPhrase(said)}
 
 
 class LiveContextFence(OutsideContentTool):
