@@ -318,7 +318,11 @@ async def idle_connections(port: int, sizes: Sizes) -> Outcome:
         closed = sum(reader.at_eof() for reader, _ in pairs)
     held = stats["connections"]
     note = f"{len(pairs)} opened; the server holds {held:.0f}, closed {closed}"
-    return note, held <= _MAX_CONNECTIONS and closed >= len(pairs) - _MAX_CONNECTIONS
+    # The stats are read over a connection of their own, which the server
+    # counts while it closes the idle one that makes room for it.
+    return note, held <= _MAX_CONNECTIONS + 1 and closed >= len(
+        pairs
+    ) - _MAX_CONNECTIONS
 
 
 async def slow_headers(port: int, sizes: Sizes) -> Outcome:

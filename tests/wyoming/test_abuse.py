@@ -13,6 +13,7 @@ MAX_LOOP_LAG_MS = 100
 MAX_ROUND_TRIP_MS = 100
 # Over the peak of honest use (one request of each kind, then fifty at once).
 MAX_RSS_GROWTH = 0.2
+CROWD = "50 concurrent honest clients"
 
 
 def overload() -> float:
@@ -33,7 +34,13 @@ def problems(figures: Figures, stretch: float) -> list[str]:
         found.append(f"honest client served {figures.served}/{figures.asked}")
     if figures.loop_lag_ms >= MAX_LOOP_LAG_MS * stretch:
         found.append(f"server loop lag {figures.loop_lag_ms:.0f} ms")
-    if figures.round_trip_ms >= MAX_ROUND_TRIP_MS * stretch:
+    # The crowd's fifty clients run in this process, beside the thread that
+    # times `describe`: there its round trip measures this process's load, and
+    # the server's own loop lag stands for the server.
+    if (
+        figures.scenario != CROWD
+        and figures.round_trip_ms >= MAX_ROUND_TRIP_MS * stretch
+    ):
         found.append(f"describe round trip {figures.round_trip_ms:.0f} ms")
     if figures.rss_growth > MAX_RSS_GROWTH:
         found.append(f"RSS grew {figures.rss_growth:.0%}")
