@@ -117,8 +117,19 @@ def test_public_url(url: str, shown: str) -> None:
         "2026-11-24T11:18:33.123456+00:00",
         "at 2026-11-24 11:18:33",
         "took 11:18:33.123456",
+        "the bins go out on 24.11.2026",
+        "on 11/24/26 at noon",
+        "from 3-12-2027 to 31.12.2027",
     ],
 )
 def test_dates_and_clock_times_are_not_phone_numbers(text: str) -> None:
     """Turn records carry their time: redacted, `make say` could not read it."""
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["on 12.34.56 call", "13.13.2027", "0170 1234567"],
+)
+def test_what_is_no_date_is_still_a_phone_number(text: str) -> None:
+    assert "[phone]" in redact(text)

@@ -27,10 +27,13 @@ _IBAN_RE = re.compile(
     r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b", re.I
 )
 _IBAN_SHORTEST = 15  # Norway's
-# Not a date or a clock time ("2026-11-24", "11:18:33.123456"): turn records
-# and logs are full of them.
+# Not a date or a clock time ("2026-11-24", "11:18:33.123456", "24.11.2026",
+# "11/24/26"): turn records, logs and remembered facts are full of them.
+_DAY, _MONTH = r"(?:0?[1-9]|[12]\d|3[01])", r"(?:0?[1-9]|1[0-2])"
 _PHONE_RE = re.compile(
-    r"(?<![\w+:.])(?!\d{4}-\d\d-\d\d)\+?\d[\d ()./-]{6,}\d\b(?![:.]\d)"
+    r"(?<![\w+:.])(?!\d{4}-\d\d-\d\d)"
+    rf"(?!(?:{_DAY}[./-]{_MONTH}|{_MONTH}[./-]{_DAY})[./-](?:\d{{4}}|\d\d)(?!\d))"
+    r"\+?\d[\d ()./-]{6,}\d\b(?![:.]\d)"
 )
 _BEARER_RE = re.compile(r"\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}", re.IGNORECASE)
 _KEY_RE = re.compile(
