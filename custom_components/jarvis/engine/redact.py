@@ -5,6 +5,11 @@ Codes, PINs and passwords have no shape of their own, so they are found by
 what names them ("the alarm code is 4321", "der Code ist vier drei zwei
 eins"), in the words of every language Jarvis speaks (`engine.lang`) whatever
 the language of the text: a German request can end up in an English log line.
+
+A secret no word names ("remember 4321 for the garage") is found by a rule
+instead (`redact_fact`): a number of four digits or more that is plainly
+nothing else. It applies to what is remembered, not to log lines, which hold
+ports, line numbers and token counts.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from .lang import LANGUAGES
+from .lang.base import UNIT_SYMBOLS
 
 SECRET = "[secret]"
 # Every placeholder `redact` writes; a text holding one had something withheld.
@@ -76,29 +82,31 @@ _PASSWORDS += _TECHNICAL_NAMES
 _NAME_STEMS = {re.split(r"[\s'’_]", w.casefold())[0] for w in _CODES + _PASSWORDS}
 
 
+_BLANK = r"[^\S\n]"
+_NUMBER = _alternatives(w for pack in LANGUAGES for w in pack.number_words)
+_JOINER = _alternatives(w for pack in LANGUAGES for w in pack.number_joiners)
+# "vierundzwanzig", "ventitré": number words glued, at most 40 letters so that
+# a long word costs little backtracking.
+_TOKEN = (
+    rf"(?:\d+|(?=\w{{1,40}}(?!\w))(?:{_NUMBER})(?:(?:{_JOINER})?(?:{_NUMBER}))*)(?!\w)"
+)
+
+
 def _secret_patterns(
     codes: list[str], passwords: list[str]
 ) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """(a code followed by a number, a password followed by any word)."""
-    number = _alternatives(w for pack in LANGUAGES for w in pack.number_words)
-    joiner = _alternatives(w for pack in LANGUAGES for w in pack.number_joiners)
     links = _alternatives(w for pack in LANGUAGES for w in pack.secret_links)
-    blank = r"[^\S\n]"
-    # "vierundzwanzig", "ventitré": number words glued, at most 40 letters so
-    # that a long word costs little backtracking.
-    token = (
-        rf"(?:\d+|(?=\w{{1,40}}(?!\w))(?:{number})(?:(?:{joiner})?(?:{number}))*)(?!\w)"
-    )
-    separator = rf"(?:{blank}*[,/-]{blank}*|{blank}+)"
-    run = rf"{token}(?:{separator}(?:(?:{joiner}){separator})?{token})*"
+    separator = rf"(?:{_BLANK}*[,/-]{_BLANK}*|{_BLANK}+)"
+    run = rf"{_TOKEN}(?:{separator}(?:(?:{_JOINER}){separator})?{_TOKEN})*"
     # "code for the front door is", "'code': '": up to four words between.
     link = (
-        rf"(?:{blank}+[\w'’-]+){{0,4}}?"
-        rf"(?:{blank}+(?:{links})(?!\w)|['\"]?{blank}*[:=])"
-        rf"{blank}*['\"]?"
+        rf"(?:{_BLANK}+[\w'’-]+){{0,4}}?"
+        rf"(?:{_BLANK}+(?:{links})(?!\w)|['\"]?{_BLANK}*[:=])"
+        rf"{_BLANK}*['\"]?"
     )
     code = re.compile(
-        rf"(?P<head>{_names(codes + passwords)}(?:{link}|{blank}+))"
+        rf"(?P<head>{_names(codes + passwords)}(?:{link}|{_BLANK}+))"
         rf"(?P<value>{run}|\w*\d\w*)",
         re.IGNORECASE,
     )
@@ -165,6 +173,93 @@ def redact(text: str) -> str:
 def withheld(text: str) -> bool:
     """Whether `redact` replaced something in the text it made."""
     return any(placeholder in text for placeholder in PLACEHOLDERS)
+
+
+# Secrets no word names: numbers of 4 digits or more, in digits ("4321",
+# "4 3 2 1", "12-34") or in number words, one word counting as one digit.
+_RUN_RE = re.compile(
+    rf"(?<![\w.,:/+-]){_TOKEN}(?:(?:{_BLANK}*-{_BLANK}*|{_BLANK}+){_TOKEN})*",
+    re.IGNORECASE,
+)
+_PARTS_RE = re.compile(rf"{_BLANK}*-{_BLANK}*|{_BLANK}+")
+_SHORTEST_SECRET = 4
+# A decimal, a clock time, a date or a fraction goes on after the number.
+_GOES_ON_RE = re.compile(r"[.,:/]\d")
+_SCALES = tuple(w.casefold() for pack in LANGUAGES for w in pack.number_scales)
+_UNIT_AFTER_RE = re.compile(
+    rf"{_BLANK}*(?:{'|'.join(map(re.escape, UNIT_SYMBOLS))}"
+    rf"|(?i:{_alternatives(w for pack in LANGUAGES for w in pack.number_units)}))"
+    r"(?!\w)"
+)
+# "€1500", "$ 20": symbols without letters.
+_SIGNS = [re.escape(u) for u in UNIT_SYMBOLS if not any(c.isalnum() for c in u)]
+_UNIT_BEFORE_RE = re.compile(rf"(?:{'|'.join(_SIGNS)}){_BLANK}*\Z")
+_YEARS = range(1900, 2100)
+_DAYS = range(1, 32)
+_MONTHS = range(1, 13)
+
+
+def _year(part: str) -> bool:
+    return len(part) == 4 and part.isdecimal() and int(part) in _YEARS
+
+
+def _date(parts: list[str]) -> bool:
+    """Day and month with a year first or last: "2027-03-12", "12 2027" of
+    "March 12 2027"."""
+    if not 2 <= len(parts) <= 3 or not all(p.isdecimal() for p in parts):
+        return False
+    if _year(parts[0]):
+        rest = parts[1:]
+    elif _year(parts[-1]):
+        rest = parts[:-1]
+    else:
+        return False
+    days = [int(p) for p in rest if len(p) <= 2]
+    return (
+        len(days) == len(rest)
+        and all(d in _DAYS for d in days)
+        and (len(days) < 2 or min(days) in _MONTHS)
+    )
+
+
+def _unnamed_secret(match: re.Match[str]) -> bool:
+    """Whether a run of numbers is a secret: not a year, date, time, decimal,
+    quantity ("two hundred") or measure ("2000 calories", "€1500")."""
+    run = match.group(0)
+    # A word joined by dashes is one number ("quatre-vingt-dix-neuf").
+    size = sum(
+        len(digits) if (digits := re.sub(r"\D", "", chunk)) else 1
+        for chunk in run.split()
+        if chunk.strip("-")
+    )
+    if size < _SHORTEST_SECRET:
+        return False
+    text, start, end = match.string, match.start(), match.end()
+    if _GOES_ON_RE.match(text, end) or _UNIT_AFTER_RE.match(text, end):
+        return False
+    if _UNIT_BEFORE_RE.search(text, max(0, start - 4), start):
+        return False
+    parts = _PARTS_RE.split(run)
+    words = [p.casefold() for p in parts if not p.isdecimal()]
+    if any(scale in word for word in words for scale in _SCALES):
+        return False
+    return not (len(parts) == 1 and _year(parts[0])) and not _date(parts)
+
+
+def _unnamed_secrets(text: str) -> list[str]:
+    return [m.group(0) for m in _RUN_RE.finditer(text) if _unnamed_secret(m)]
+
+
+def redact_fact(text: str) -> str:
+    """`redact`, and the numbers no word names that are plainly nothing else:
+    said to be kept, such a number is most likely a code ("4321 for the garage").
+
+    For memory only, not for log lines: they hold ports, line numbers and
+    token counts.
+    """
+    return _RUN_RE.sub(
+        lambda m: SECRET if _unnamed_secret(m) else m.group(0), redact(text)
+    )
 
 
 # Keys whose values are secrets whatever they look like (alarm codes): the
