@@ -43,6 +43,7 @@ from .const import (
 from .engine.loop import ToolCallRecord, TurnResult
 from .engine.persona import persona_name, with_name
 from .engine.phrases import FINAL_REPLY, done
+from .engine.redact import user_said
 from .engine.results import failed
 from .engine.router import command_parts
 from .entity import JarvisLLMEntity
@@ -146,6 +147,15 @@ class JarvisConversationEntity(
     def supported_languages(self) -> list[str] | Literal["*"]:
         """The model decides which languages it speaks."""
         return MATCH_ALL
+
+    async def async_process(
+        self, user_input: conversation.ConversationInput
+    ) -> conversation.ConversationResult:
+        """Answer with the numbers the user said that would be secrets in a
+        remembered fact kept out of the turn's logs and records: Home
+        Assistant's chat log logs the request before `_async_handle_message`."""
+        with user_said(user_input.text):
+            return await super().async_process(user_input)
 
     async def _async_handle_message(
         self,

@@ -10,6 +10,8 @@ from custom_components.jarvis.engine.redact import (
     public_url,
     redact,
     redact_fact,
+    redact_turn,
+    user_said,
 )
 from custom_components.jarvis.engine.speech import clean_for_speech
 
@@ -208,3 +210,15 @@ def test_log_lines_keep_their_numbers() -> None:
     """Ports, line numbers and token counts: the rule is for facts, not logs."""
     line = 'File "x.py", line 1234, nas.local:11434 took 2048 tokens'
     assert redact(line) == line
+    assert redact_turn(line) == line
+
+
+def test_the_numbers_the_user_said_are_hidden_in_their_turn() -> None:
+    with user_said("remember 4321 for the garage, born 1987, vier drei zwei eins"):
+        assert redact_turn("fact: '4 3 2 1', kept 4321, 1987, 14321") == (
+            "fact: '[secret]', kept [secret], 1987, 14321"
+        )
+        assert redact_turn("Vier drei  zwei eins") == "[secret]"
+        with user_said("and 2580"):
+            assert redact_turn("4321 or 2580") == "[secret] or [secret]"
+    assert redact_turn("4321") == "4321"

@@ -8,13 +8,16 @@ the language of the text: a German request can end up in an English log line.
 
 A secret no word names ("remember 4321 for the garage") is found by a rule
 instead (`redact_fact`): a number of four digits or more that is plainly
-nothing else. It applies to what is remembered, not to log lines, which hold
-ports, line numbers and token counts.
+nothing else. It applies to what is remembered and, as the exact numbers the
+user said (`user_said`), to the logs and turn records of their turn; not to
+log lines as such, which hold ports, line numbers and token counts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 import logging
 import re
 from typing import Any
@@ -255,11 +258,50 @@ def redact_fact(text: str) -> str:
     said to be kept, such a number is most likely a code ("4321 for the garage").
 
     For memory only, not for log lines: they hold ports, line numbers and
-    token counts.
+    token counts (`user_said` hides the user's own numbers there).
     """
     return _RUN_RE.sub(
         lambda m: SECRET if _unnamed_secret(m) else m.group(0), redact(text)
     )
+
+
+# The numbers the user said this turn that `redact_fact` would hide, as a pattern.
+_SAID: ContextVar[re.Pattern[str] | None] = ContextVar("jarvis_said", default=None)
+
+
+def _echo(secret: str) -> str:
+    """A said secret as logs may show it again: digits with any spacing
+    ("4 3 2 1" as "4321"), words with any blanks or dashes."""
+    if re.sub(r"[\s-]", "", secret).isdecimal():
+        between = rf"{_BLANK}*[,-]?{_BLANK}*"
+        return r"(?<!\d)" + between.join(re.sub(r"\D", "", secret)) + r"(?!\d)"
+    parts = map(re.escape, _PARTS_RE.split(secret))
+    return r"(?<!\w)" + r"[\s,-]+".join(parts) + r"(?!\w)"
+
+
+@contextmanager
+def user_said(text: str) -> Iterator[None]:
+    """Within: the numbers of the user's text that `redact_fact` would hide are
+    hidden by `redact_turn`, wherever they show in logs and turn records.
+
+    The rule itself is too coarse for log lines; the user's own numbers are not.
+    """
+    echoes = list(dict.fromkeys(map(_echo, _unnamed_secrets(text))))
+    if (outer := _SAID.get()) is not None:
+        echoes.insert(0, outer.pattern)
+    token = _SAID.set(re.compile("|".join(echoes), re.IGNORECASE) if echoes else None)
+    try:
+        yield
+    finally:
+        _SAID.reset(token)
+
+
+def redact_turn(text: str) -> str:
+    """`redact`, and the numbers the user said this turn (`user_said`)."""
+    text = redact(text)
+    if (said := _SAID.get()) is not None:
+        text = said.sub(SECRET, text)
+    return text
 
 
 # Keys whose values are secrets whatever they look like (alarm codes): the
@@ -280,7 +322,7 @@ def redact_data(value: Any, key: str = "") -> Any:
     if _SECRET_KEY.search(key) and value is not None:
         return SECRET
     if isinstance(value, str):
-        return redact(value)
+        return redact_turn(value)
     return value
 
 
@@ -304,11 +346,11 @@ class RedactingFilter(logging.Filter):
             # Arguments that do not fit the message: the handler reports it, as
             # for any logger, and a filter must not raise at the caller.
             return True
-        if (clean := redact(message)) != message:
+        if (clean := redact_turn(message)) != message:
             record.msg, record.args = clean, ()
         if record.exc_info and record.exc_text is None:
             trace = logging.Formatter().formatException(record.exc_info)
-            record.exc_text = redact(trace)
+            record.exc_text = redact_turn(trace)
         return True
 
 
