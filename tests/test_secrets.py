@@ -134,9 +134,13 @@ async def test_a_secret_no_word_names_is_neither_remembered_nor_logged(
     scripted_llm.script(
         Reply(tool_calls=[("memory_remember", {"fact": fact})]),
         Reply(content="Noted, without the number."),
+        Reply(content="You told me about the garage."),
     )
-    await process(hass, agent, f"{fact}, keep that in mind")
-    assert len(scripted_llm.chat_requests) == 2
+    response = await process(hass, agent, f"{fact}, keep that in mind")
+    # A later turn of the conversation: its prompt, logged, holds the fact.
+    await process(hass, agent, "what did I just say?", response["conversation_id"])
+    assert len(scripted_llm.chat_requests) == 3
+    assert fact in str(scripted_llm.chat_requests[2]["json"]["messages"])
 
     facts = await async_get_memory(hass).recall(HOUSEHOLD, fact)
     assert [f.text for f in facts] == [kept, kept]
@@ -145,12 +149,12 @@ async def test_a_secret_no_word_names_is_neither_remembered_nor_logged(
     assert any("memory_remember" in line for line in logged)
     assert not leaked(secret, *logged)
     diagnostics = await async_get_config_entry_diagnostics(hass, entry)
-    # Of the trace, Jarvis's turn record (the request and the prompt are Home
+    # Of the traces, Jarvis's turn records (the request and the prompt are Home
     # Assistant's records of what was said).
-    (last,) = trace.async_get_traces()[-1:]
     details = [
         event["data"]
-        for event in last.as_dict()["events"]
+        for turn in trace.async_get_traces()
+        for event in turn.as_dict()["events"]
         if event["event_type"] == trace.ConversationTraceEventType.AGENT_DETAIL
         and "path" in (event["data"] or {})
     ]

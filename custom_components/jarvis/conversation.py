@@ -163,9 +163,16 @@ class JarvisConversationEntity(
         chat_log: conversation.ChatLog,
     ) -> conversation.ConversationResult:
         """Answer with this agent's entry's tool options and MCP servers."""
+        # The prompt, logged each turn, holds the conversation's earlier requests.
+        said = "\n".join(
+            content.content
+            for content in chat_log.content
+            if isinstance(content, conversation.UserContent)
+        )
         token = CURRENT_ENTRY.set(self.entry)
         try:
-            return await self._async_answer(user_input, chat_log)
+            with user_said(said):
+                return await self._async_answer(user_input, chat_log)
         finally:
             CURRENT_ENTRY.reset(token)
 
