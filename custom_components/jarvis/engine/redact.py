@@ -9,8 +9,8 @@ the language of the text: a German request can end up in an English log line.
 A secret no word names ("remember 4321 for the garage") is found by a rule
 instead (`redact_fact`): a number of four digits or more that is plainly
 nothing else. It applies to what is remembered and, as the exact numbers the
-user said (`user_said`), to the logs and turn records of their turn; not to
-log lines as such, which hold ports, line numbers and token counts.
+user said (`user_said`), to the logs and turn records of their conversation;
+not to log lines as such, which hold ports, line numbers and token counts.
 """
 
 from __future__ import annotations
