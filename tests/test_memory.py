@@ -53,6 +53,27 @@ async def test_memory_services_persist_atomically(
     assert response == {"forgotten": 1}
 
 
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("the garage opens with 4321", "the garage opens with [secret]"),
+        ("Haustür: 9 8 7 6", "Haustür: [secret]"),
+        ("the boiler was fitted in 2019", "the boiler was fitted in 2019"),
+    ],
+)
+async def test_the_remember_service_keeps_no_unnamed_secret(
+    hass: HomeAssistant, hass_storage: dict[str, Any], text: str, kept: str
+) -> None:
+    assert await async_setup_component(hass, DOMAIN, {})
+    response = await hass.services.async_call(
+        DOMAIN, "remember", {"text": text}, blocking=True, return_response=True
+    )
+    assert response == {"remembered": kept}
+    await hass.async_block_till_done()
+    saved = hass_storage[STORAGE_KEY]["data"]["facts"]["household"]
+    assert [fact["text"] for fact in saved] == [kept]
+
+
 async def test_memory_services_act_on_the_callers_own_memory(
     hass: HomeAssistant, hass_storage: dict[str, Any]
 ) -> None:

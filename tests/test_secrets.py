@@ -11,7 +11,10 @@ from homeassistant.core import HomeAssistant
 import pytest
 
 from custom_components.jarvis.diagnostics import async_get_config_entry_diagnostics
-from custom_components.jarvis.engine.phrases import REMEMBERED_WITHOUT_SECRET
+from custom_components.jarvis.engine.phrases import (
+    REMEMBERED,
+    REMEMBERED_WITHOUT_SECRET,
+)
 from custom_components.jarvis.engine.redact import RedactingFilter
 from custom_components.jarvis.memory import HOUSEHOLD, async_get_memory
 from tests.scripted_llm import Reply, ScriptedLLMServer
@@ -95,6 +98,84 @@ async def test_a_secret_leaves_jarvis_only_redacted(
     assert len(facts) == 1
     assert secret not in facts[0].text
     assert not [line for line in jarvis_logs(caplog) if secret in line]
+
+
+# (a fact said with no word naming its secret, the secret, what is kept)
+UNNAMED = [
+    ("4321 for the garage", "4321", "[secret] for the garage"),
+    ("the garage is 4 3 2 1", "4 3 2 1", "the garage is [secret]"),
+    ("the shed is nine eight seven six", "nine eight", "the shed is [secret]"),
+]
+
+
+def leaked(secret: str, *places: object) -> list[str]:
+    """The places that show the secret, its digits run together too."""
+    digits = secret.replace(" ", "")
+    return [str(p) for p in places if secret in str(p) or digits in str(p)]
+
+
+@pytest.mark.parametrize(("fact", "secret", "kept"), UNNAMED)
+async def test_a_secret_no_word_names_is_neither_remembered_nor_logged(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    caplog: pytest.LogCaptureFixture,
+    *,
+    fact: str,
+    secret: str,
+    kept: str,
+) -> None:
+    """Said to be remembered, plainly (no LLM) or to the model, whose tool call
+    with the fact shows in logs and turn records."""
+    caplog.set_level(logging.DEBUG)
+    entry, agent = await setup_jarvis(hass, scripted_llm)
+    response = await process(hass, agent, f"remember {fact}")
+    assert speech(response) == REMEMBERED_WITHOUT_SECRET["en"]
+
+    scripted_llm.script(
+        Reply(tool_calls=[("memory_remember", {"fact": fact})]),
+        Reply(content="Noted, without the number."),
+        Reply(content="You told me about the garage."),
+    )
+    response = await process(hass, agent, f"{fact}, keep that in mind")
+    # A later turn of the conversation: its prompt, logged, holds the fact.
+    await process(hass, agent, "what did I just say?", response["conversation_id"])
+    assert len(scripted_llm.chat_requests) == 3
+    assert fact in str(scripted_llm.chat_requests[2]["json"]["messages"])
+
+    facts = await async_get_memory(hass).recall(HOUSEHOLD, fact)
+    assert [f.text for f in facts] == [kept, kept]
+    logged = jarvis_logs(caplog)
+    assert any("Adding user content" in line for line in logged)
+    assert any("memory_remember" in line for line in logged)
+    assert not leaked(secret, *logged)
+    diagnostics = await async_get_config_entry_diagnostics(hass, entry)
+    # Of the traces, Jarvis's turn records (the request and the prompt are Home
+    # Assistant's records of what was said).
+    details = [
+        event["data"]
+        for turn in trace.async_get_traces()
+        for event in turn.as_dict()["events"]
+        if event["event_type"] == trace.ConversationTraceEventType.AGENT_DETAIL
+        and "path" in (event["data"] or {})
+    ]
+    assert "memory_remember" in str(details)
+    assert not leaked(secret, diagnostics, details)
+
+
+async def test_a_number_that_is_plainly_no_secret_is_kept_and_logged(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    _, agent = await setup_jarvis(hass, scripted_llm)
+    fact = "my flight is on 12 March 2027 and I walk 3000 steps"
+    response = await process(hass, agent, f"remember {fact}")
+    assert speech(response) == REMEMBERED["en"]
+    assert [f.text for f in await async_get_memory(hass).recall(HOUSEHOLD, fact)] == [
+        fact
+    ]
+    assert any(fact in line for line in jarvis_logs(caplog))
 
 
 async def test_every_jarvis_logger_redacts(

@@ -43,6 +43,7 @@ from .const import (
 from .engine.loop import ToolCallRecord, TurnResult
 from .engine.persona import persona_name, with_name
 from .engine.phrases import FINAL_REPLY, done
+from .engine.redact import user_said
 from .engine.results import failed
 from .engine.router import command_parts
 from .entity import JarvisLLMEntity
@@ -147,15 +148,31 @@ class JarvisConversationEntity(
         """The model decides which languages it speaks."""
         return MATCH_ALL
 
+    async def async_process(
+        self, user_input: conversation.ConversationInput
+    ) -> conversation.ConversationResult:
+        """Answer with the numbers the user said that would be secrets in a
+        remembered fact kept out of the turn's logs and records: Home
+        Assistant's chat log logs the request before `_async_handle_message`."""
+        with user_said(user_input.text):
+            return await super().async_process(user_input)
+
     async def _async_handle_message(
         self,
         user_input: conversation.ConversationInput,
         chat_log: conversation.ChatLog,
     ) -> conversation.ConversationResult:
         """Answer with this agent's entry's tool options and MCP servers."""
+        # The prompt, logged each turn, holds the conversation's earlier requests.
+        said = "\n".join(
+            content.content
+            for content in chat_log.content
+            if isinstance(content, conversation.UserContent)
+        )
         token = CURRENT_ENTRY.set(self.entry)
         try:
-            return await self._async_answer(user_input, chat_log)
+            with user_said(said):
+                return await self._async_answer(user_input, chat_log)
         finally:
             CURRENT_ENTRY.reset(token)
 

@@ -3,7 +3,8 @@
 Every turn becomes a `TurnRecord`: it goes to Home Assistant's conversation
 trace (the Assist debug view), to the log, to the agent's diagnostic sensors
 and, for the last few turns, to diagnostics. What the user said, the reply and
-tool arguments are redacted before a record is kept. Each turn also tells the
+tool arguments are redacted before a record is kept, the numbers the user said
+that would be secrets in a remembered fact included (`redact_turn`). Each turn also tells the
 server check (coordinator.py) whether the model answered.
 """
 
@@ -24,7 +25,7 @@ from homeassistant.util import dt as dt_util
 
 from .const import DOMAIN, LOGGER
 from .engine.loop import TurnResult
-from .engine.redact import redact, redact_data, redacting_logger
+from .engine.redact import redact_data, redact_turn, redacting_logger
 from .engine.results import failed
 from .engine.types import JsonObject
 
@@ -113,7 +114,7 @@ def _tool_call(
         "answered_by_engine": answered_by_engine,
     }
     if not success and result and "error" in result:
-        call["error"] = redact(str(result["error"]))
+        call["error"] = redact_turn(str(result["error"]))
     return call
 
 
@@ -153,8 +154,8 @@ def loop_record(
     return TurnRecord(
         agent=agent,
         path=path,
-        user_text=redact(_user_text(chat_log)),
-        reply=redact(result.text),
+        user_text=redact_turn(_user_text(chat_log)),
+        reply=redact_turn(result.text),
         # A memory command never reaches the model, so no protocol applies.
         protocol=result.protocol if path == "loop" else None,
         llm_calls=result.llm_calls,
@@ -174,9 +175,9 @@ def loop_record(
         ended=result.ended,
         duration=result.duration,
         engine={
-            "plan": [redact(step) for step in result.plan],
+            "plan": [redact_turn(step) for step in result.plan],
             "llm_call_details": [asdict(call) for call in result.calls],
-            "error": redact(result.error) if result.error else None,
+            "error": redact_turn(result.error) if result.error else None,
             "protocol_switch": result.protocol_switch,
             "context": {
                 "shortened_tool_results": result.shortened_results,
@@ -199,8 +200,8 @@ def fast_path_record(
     return TurnRecord(
         agent=agent,
         path="fast_path",
-        user_text=redact(_user_text(chat_log)),
-        reply=redact(response.speech.get("plain", {}).get("speech", "")),
+        user_text=redact_turn(_user_text(chat_log)),
+        reply=redact_turn(response.speech.get("plain", {}).get("speech", "")),
         protocol=None,
         llm_calls=0,
         prompt_tokens=0,

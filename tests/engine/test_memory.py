@@ -108,10 +108,18 @@ async def test_secrets_never_enter_memory() -> None:
 
 async def test_secrets_kept_by_older_versions_are_redacted_on_load() -> None:
     backend = DictBackend()
-    backend.saved = {"facts": {"u": [{"text": "the alarm code is 4321", "created": 1}]}}
+    backend.saved = {
+        "facts": {
+            "u": [
+                {"text": "the alarm code is 4321", "created": 1},
+                {"text": "the garage alarm is 2580", "created": 2},
+            ]
+        }
+    }
     memory = LongTermMemory(backend)
     assert [f.text for f in await memory.recall("u", "alarm")] == [
-        "the alarm code is [secret]"
+        "the garage alarm is [secret]",
+        "the alarm code is [secret]",
     ]
 
 
@@ -130,6 +138,17 @@ async def test_secrets_kept_by_older_versions_are_redacted_on_load() -> None:
             "Retiens que le code de l'alarme est 4321",
             "le code de l'alarme est [secret]",
         ),
+        # No word names the secret.
+        ("en", "remember 4321 for the garage", "[secret] for the garage"),
+        ("en", "Remember the garage is 4 3 2 1.", "the garage is [secret]"),
+        ("de", "merk dir 98765 für die Haustür", "[secret] für die Haustür"),
+        (
+            "es",
+            "recuerda que la caja fuerte es nueve ocho siete seis",
+            "la caja fuerte es [secret]",
+        ),
+        ("it", "ricorda che il garage è 2580", "il garage è [secret]"),
+        ("nl", "onthoud dat de schuur 7 3 9 1 is", "de schuur [secret] is"),
     ],
 )
 async def test_a_remembered_code_is_withheld_and_the_user_told(
@@ -156,6 +175,43 @@ async def test_a_remembered_code_is_withheld_and_the_user_told(
     assert scripted_llm.chat_requests == []
 
 
+@pytest.mark.parametrize(
+    ("language", "said", "kept"),
+    [
+        (
+            "en",
+            "remember my flight is on 12 March 2027",
+            "my flight is on 12 March 2027",
+        ),
+        ("en", "remember I eat 2000 calories a day", "I eat 2000 calories a day"),
+        ("en", "remember the bins go out at 14:30", "the bins go out at 14:30"),
+        ("de", "Merk dir, dass Oma 1931 geboren ist", "Oma 1931 geboren ist"),
+        ("fr", "Retiens que la box consomme 1500 W", "la box consomme 1500 W"),
+    ],
+)
+async def test_a_number_that_is_plainly_no_secret_is_remembered(
+    client: LLMClient,
+    scripted_llm: ScriptedLLMServer,
+    language: str,
+    said: str,
+    kept: str,
+) -> None:
+    backend = DictBackend()
+    loop = ReplyLoop(
+        client, LoopSettings(model="test-model"), memory=LongTermMemory(backend)
+    )
+    result = await loop.run(
+        system_prompt="You are Jarvis.",
+        history=[Message("user", said)],
+        tools=TOOLS,
+        host=LocalStepHost({}),
+        language=language,
+        user="u1",
+    )
+    assert result.text == REMEMBERED[language]
+    assert [f["text"] for f in backend.saved["facts"]["u1"]] == [kept]
+
+
 async def test_the_memory_tool_tells_the_model_a_code_was_not_kept() -> None:
     memory = LongTermMemory(DictBackend())
     said = "please remember my PIN is 9876"
@@ -163,6 +219,13 @@ async def test_the_memory_tool_tells_the_model_a_code_was_not_kept() -> None:
         "u", "memory_remember", {"fact": "my PIN is 9876"}, said
     )
     assert result["remembered"] == "my PIN is [secret]"
+    assert "never kept" in result["note"]
+
+    said = "the shed is 7391, keep that in mind"
+    result = await memory.answer_tool(
+        "u", "memory_remember", {"fact": "the shed is 7391"}, said
+    )
+    assert result["remembered"] == "the shed is [secret]"
     assert "never kept" in result["note"]
 
 

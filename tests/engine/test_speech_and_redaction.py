@@ -6,7 +6,13 @@ import time
 
 import pytest
 
-from custom_components.jarvis.engine.redact import public_url, redact
+from custom_components.jarvis.engine.redact import (
+    public_url,
+    redact,
+    redact_fact,
+    redact_turn,
+    user_said,
+)
 from custom_components.jarvis.engine.speech import clean_for_speech
 
 
@@ -117,8 +123,102 @@ def test_public_url(url: str, shown: str) -> None:
         "2026-11-24T11:18:33.123456+00:00",
         "at 2026-11-24 11:18:33",
         "took 11:18:33.123456",
+        "the bins go out on 24.11.2026",
+        "on 11/24/26 at noon",
+        "from 3-12-2027 to 31.12.2027",
     ],
 )
 def test_dates_and_clock_times_are_not_phone_numbers(text: str) -> None:
     """Turn records carry their time: redacted, `make say` could not read it."""
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["on 12.34.56 call", "13.13.2027", "0170 1234567"],
+)
+def test_what_is_no_date_is_still_a_phone_number(text: str) -> None:
+    assert "[phone]" in redact(text)
+
+
+# A fact to remember: a number no word names is a secret unless it is plainly
+# something else.
+@pytest.mark.parametrize(
+    ("fact", "kept"),
+    [
+        ("4321 for the garage", "[secret] for the garage"),
+        ("the garage is 4 3 2 1", "the garage is [secret]"),
+        ("the side gate is 12-34", "the side gate is [secret]"),
+        ("the garage is four three two one", "the garage is [secret]"),
+        (
+            "the safe opens with twelve thirty four fifty six",
+            "the safe opens with [secret]",
+        ),
+        (
+            "locker 4711 on floor 2 since 2019",
+            "locker [secret] on floor 2 since 2019",
+        ),
+        ("98765 für die Haustür", "[secret] für die Haustür"),
+        ("die Garage ist vier drei zwei eins", "die Garage ist [secret]"),
+        ("la caja fuerte es nueve ocho siete seis", "la caja fuerte es [secret]"),
+        ("el garaje es 2580", "el garaje es [secret]"),
+        ("le portail c'est 7391", "le portail c'est [secret]"),
+        ("il garage è nove otto sette sei", "il garage è [secret]"),
+        ("de schuur is 7 3 9 1", "de schuur is [secret]"),
+        ("o cadeado é 4 4 5 5", "o cadeado é [secret]"),
+    ],
+)
+def test_a_number_no_word_names_is_kept_out_of_a_fact(fact: str, kept: str) -> None:
+    assert redact_fact(fact) == kept
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        # Years, dates and clock times.
+        "I was born in 1987",
+        "my flight is on 12 March 2027",
+        "my flight is on March 12 2027",
+        "the bins go out on 2027-03-12",
+        "the bins go out on 12.03.2027",
+        "the meeting is at 14:30",
+        "der Müll kommt um 1430 Uhr",
+        "we moved here in two thousand and twenty six",
+        # Quantities and measures, decimals.
+        "I eat 2000 calories a day",
+        "the heater draws 1500 W",
+        "I walk 3000 steps",
+        "ich laufe 3000 Schritte",
+        "la bici costa 1200 euro",
+        "the battery is at 20 %",
+        "the rent is €1500",
+        "the pool holds 1,500 litres",
+        "pi is 3.1415",
+        "one hundred twenty five guests came",
+        "quatre-vingt-dix-neuf",
+        # Short numbers, entity ids.
+        "set the thermostat to 21",
+        "lights 1 2 and 3 are in the hall",
+        "sensor.garage_1234 is the garage's sensor",
+    ],
+)
+def test_a_number_that_is_plainly_something_else_stays(fact: str) -> None:
+    assert redact_fact(fact) == fact
+
+
+def test_log_lines_keep_their_numbers() -> None:
+    """Ports, line numbers and token counts: the rule is for facts, not logs."""
+    line = 'File "x.py", line 1234, nas.local:11434 took 2048 tokens'
+    assert redact(line) == line
+    assert redact_turn(line) == line
+
+
+def test_the_numbers_the_user_said_are_hidden_in_their_turn() -> None:
+    with user_said("remember 4321 for the garage, born 1987, vier drei zwei eins"):
+        assert redact_turn("fact: '4 3 2 1', kept 4321, 1987, 14321") == (
+            "fact: '[secret]', kept [secret], 1987, 14321"
+        )
+        assert redact_turn("Vier drei  zwei eins") == "[secret]"
+        with user_said("and 2580"):
+            assert redact_turn("4321 or 2580") == "[secret] or [secret]"
+    assert redact_turn("4321") == "4321"

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from .digest import in_own_words, keywords, pick, shorten
 from .lang import every
-from .redact import redact, withheld
+from .redact import redact_fact, withheld
 from .types import ToolSpec
 
 MEMORY_REMEMBER = "memory_remember"
@@ -109,7 +109,7 @@ def parse_facts(data: Any) -> dict[str, list[Fact]]:
             raise TypeError("each user's facts must be a list")
         # Redacted again: facts kept before a secret form was known leave with it.
         parsed[str(user)] = [
-            Fact(redact(str(i["text"])), float(i["created"])) for i in items
+            Fact(redact_fact(str(i["text"])), float(i["created"])) for i in items
         ]
     return parsed
 
@@ -145,9 +145,9 @@ class LongTermMemory:
         )
 
     async def remember(self, user: str, text: str) -> Fact:
-        """Store a fact (redacted: secrets never enter memory)."""
+        """Store a fact (redacted: secrets never enter memory, named or not)."""
         await self._ensure_loaded()
-        fact = Fact(redact(text.strip()), self._clock())
+        fact = Fact(redact_fact(text.strip()), self._clock())
         self._facts.setdefault(user, []).append(fact)
         await self._save()
         return fact

@@ -109,6 +109,12 @@ class Language:
     # What joins number words: "and" of "one hundred and five", "und" of
     # "einundzwanzig".
     number_joiners: tuple[str, ...]
+    # Number words that make a quantity, not a string of digits: "hundred",
+    # "thousand" (also inside glued ones: "duemila").
+    number_scales: tuple[str, ...]
+    # What a number counts or measures when said after it, every form written
+    # out: "calories", "steps", "euros". Symbols are in `UNIT_SYMBOLS`.
+    number_units: tuple[str, ...]
     # The fields below are matched in every language at once: the user's
     # language is not known for sure, and people mix them ("ok", "stop").
     # Phrases are written as said, except where a comment says "patterns":
@@ -150,3 +156,14 @@ class Language:
 def words(text: str) -> tuple[str, ...]:
     """A word list written as one comma-separated string, to keep packs short."""
     return tuple(word.strip() for word in text.split(","))
+
+
+# Units written the same in every language, case as written: what follows a
+# number ("1500 W", "20 %") or, for the ones without letters, precedes it ("€1500").
+UNIT_SYMBOLS = words(
+    "%, ‰, °, °C, °F, €, $, £, ¥, ₹, W, kW, kWh, Wh, MWh, V, mV, A, mA, mAh, Hz, "
+    "kHz, MHz, GHz, dB, dBm, lx, lm, K, Pa, hPa, kPa, bar, mbar, psi, ppm, ppb, "
+    "µg, mg, g, kg, t, ml, cl, dl, l, L, m, cm, mm, km, m², m³, km/h, m/s, mph, "
+    "s, ms, min, h, px, B, kB, KB, MB, GB, TB, Mbit, Mbps, Gbps, kbps, "
+    "USD, EUR, GBP, CHF"
+)

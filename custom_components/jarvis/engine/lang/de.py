@@ -110,6 +110,15 @@ LANGUAGE = Language(
         "null, eins, ein, eine, zwei, zwo, drei, vier, fünf, sechs, sechzehn, sieben, siebzehn, acht, neun, zehn, elf, zwölf, zwanzig, dreißig, vierzig, fünfzig, sechzig, siebzig, achtzig, neunzig, hundert, tausend"
     ),
     number_joiners=words("und"),
+    number_scales=words("hundert, tausend, million, millionen, milliarde, milliarden"),
+    number_units=words(
+        "prozent, grad, kalorie, kalorien, schritt, schritte, schritten, euro, "
+        "cent, dollar, pfund, watt, volt, ampere, lumen, kelvin, gramm, kilo, "
+        "kilogramm, liter, meter, kilometer, meile, meilen, zoll, sekunde, "
+        "sekunden, minute, minuten, stunde, stunden, tag, tage, tagen, woche, "
+        "wochen, monat, monate, monaten, jahr, jahre, jahren, uhr, mal, stück, "
+        "leute, personen, punkt, punkte, seite, seiten, wörter"
+    ),
     stop=words("stopp, halt, abbrechen, vergiss es, egal"),
     remember=(r"merk(?:e)?\s+dir,?(?:\s+dass)?", r"denk daran,?(?:\s+dass)?"),
     forget=(r"vergiss(?:,?\s+dass)?",),

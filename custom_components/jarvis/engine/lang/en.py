@@ -114,6 +114,18 @@ LANGUAGE = Language(
         "zero, oh, one, two, three, four, five, six, seven, eight, nine, ten, eleven, twelve, thirteen, fourteen, fifteen, sixteen, seventeen, eighteen, nineteen, twenty, thirty, forty, fifty, sixty, seventy, eighty, ninety, hundred, thousand, double, triple"
     ),
     number_joiners=words("and"),
+    number_scales=words("hundred, thousand, million, billion"),
+    number_units=words(
+        "percent, per cent, degree, degrees, calorie, calories, cal, kcal, step, "
+        "steps, euro, euros, cent, cents, dollar, dollars, buck, bucks, pound, "
+        "pounds, watt, watts, volt, volts, amp, amps, lumen, lumens, kelvin, gram, "
+        "grams, kilo, kilos, kilogram, kilograms, ounce, ounces, litre, litres, "
+        "liter, liters, gallon, gallons, metre, metres, meter, meters, kilometre, "
+        "kilometres, kilometer, kilometers, mile, miles, foot, feet, inch, inches, "
+        "yard, yards, second, seconds, sec, secs, minute, minutes, hour, hours, hr, "
+        "hrs, day, days, week, weeks, month, months, year, years, am, pm, o'clock, "
+        "time, times, people, persons, point, points, page, pages, word, words"
+    ),
     stop=words("stop, cancel, never mind, nevermind, forget it, that's all"),
     remember=(r"remember(?:\s+that)?", r"don't forget(?:\s+that)?", "note that"),
     forget=(r"forget(?:\s+about|\s+that)?",),

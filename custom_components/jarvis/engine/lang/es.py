@@ -102,6 +102,15 @@ LANGUAGE = Language(
         "cero, uno, una, un, dos, tres, cuatro, cinco, seis, siete, ocho, nueve, diez, once, doce, trece, catorce, quince, dieciséis, diecisiete, dieciocho, diecinueve, veinte, veinti, veintiún, veintidós, veintitrés, veintiséis, treinta, cuarenta, cincuenta, sesenta, setenta, ochenta, noventa, cien, ciento, mil"
     ),
     number_joiners=words("y"),
+    number_scales=words("cien, ciento, cientos, mil, millón, millones"),
+    number_units=words(
+        "por ciento, grado, grados, caloría, calorías, paso, pasos, euro, euros, "
+        "céntimo, céntimos, dólar, dólares, peso, pesos, vatio, vatios, voltio, "
+        "voltios, amperio, amperios, gramo, gramos, kilo, kilos, litro, litros, "
+        "metro, metros, kilómetro, kilómetros, milla, millas, segundo, segundos, "
+        "minuto, minutos, hora, horas, día, días, semana, semanas, mes, meses, año, "
+        "años, vez, veces, personas, punto, puntos, página, páginas, palabras"
+    ),
     stop=words("para, detente, cancela, olvídalo, déjalo"),
     remember=(r"recuerda(?:\s+que)?", r"no olvides(?:\s+que)?"),
     forget=(r"olvida(?:\s+que)?",),

@@ -104,6 +104,15 @@ LANGUAGE = Language(
         "zéro, un, une, deux, trois, quatre, cinq, six, sept, huit, neuf, dix, onze, douze, treize, quatorze, quinze, seize, vingt, vingts, trente, quarante, cinquante, soixante, cent, cents, mille"
     ),
     number_joiners=words("et"),
+    number_scales=words("cent, cents, mille, million, millions, milliard, milliards"),
+    number_units=words(
+        "pour cent, pourcent, degré, degrés, calorie, calories, pas, euro, euros, "
+        "centime, centimes, dollar, dollars, watt, watts, volt, volts, ampère, "
+        "ampères, gramme, grammes, kilo, kilos, litre, litres, mètre, mètres, "
+        "kilomètre, kilomètres, mile, miles, seconde, secondes, minute, minutes, "
+        "heure, heures, jour, jours, semaine, semaines, mois, an, ans, année, "
+        "années, fois, personnes, point, points, page, pages, mots"
+    ),
     stop=words("arrête, annule, laisse tomber, oublie ça"),
     remember=(
         r"souviens-toi(?:\s+que)?",

@@ -102,6 +102,15 @@ LANGUAGE = Language(
         "zero, uno, una, un, due, tre, tré, quattro, cinque, sei, sette, otto, nove, dieci, undici, dodici, tredici, quattordici, quindici, sedici, diciassette, diciotto, diciannove, venti, vent, trenta, trent, quaranta, quarant, cinquanta, cinquant, sessanta, sessant, settanta, settant, ottanta, ottant, novanta, novant, cento, mille, mila"
     ),
     number_joiners=words("e"),
+    number_scales=words("cento, mille, mila, milione, milioni, miliardo, miliardi"),
+    number_units=words(
+        "per cento, percento, grado, gradi, caloria, calorie, passo, passi, euro, "
+        "centesimo, centesimi, dollaro, dollari, watt, volt, ampere, grammo, "
+        "grammi, chilo, chili, litro, litri, metro, metri, chilometro, chilometri, "
+        "miglio, miglia, secondo, secondi, minuto, minuti, ora, ore, giorno, "
+        "giorni, settimana, settimane, mese, mesi, anno, anni, volta, volte, "
+        "persone, punto, punti, pagina, pagine, parole"
+    ),
     stop=words("stop, basta, annulla, lascia perdere, lascia stare, fermati"),
     remember=(
         r"ricorda(?:ti)?(?:\s+che)?",

@@ -103,6 +103,14 @@ LANGUAGE = Language(
         "nul, een, één, twee, drie, vier, vijf, zes, zeven, acht, negen, tien, elf, twaalf, dertien, veertien, twintig, dertig, veertig, vijftig, zestig, zeventig, tachtig, negentig, honderd, duizend"
     ),
     number_joiners=words("en, ën"),
+    number_scales=words("honderd, duizend, miljoen, miljard"),
+    number_units=words(
+        "procent, graad, graden, calorie, calorieën, stap, stappen, euro, euro's, "
+        "cent, dollar, dollars, watt, volt, ampère, gram, kilo, kilo's, liter, "
+        "liters, meter, kilometer, mijl, seconde, seconden, minuut, minuten, uur, "
+        "dag, dagen, week, weken, maand, maanden, jaar, jaren, keer, maal, mensen, "
+        "personen, punt, punten, pagina, pagina's, woorden"
+    ),
     stop=words(
         "stop, stoppen, hou op, annuleer, laat maar, laat maar zitten, vergeet het"
     ),

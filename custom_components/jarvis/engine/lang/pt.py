@@ -102,6 +102,16 @@ LANGUAGE = Language(
         "zero, um, uma, dois, duas, três, quatro, cinco, seis, meia, sete, oito, nove, dez, onze, doze, treze, catorze, quatorze, quinze, dezesseis, dezasseis, dezessete, dezassete, dezoito, dezenove, dezanove, vinte, trinta, quarenta, cinquenta, sessenta, setenta, oitenta, noventa, cem, cento, mil"
     ),
     number_joiners=words("e"),
+    number_scales=words("cem, cento, centos, mil, milhão, milhões"),
+    number_units=words(
+        "por cento, grau, graus, caloria, calorias, passo, passos, euro, euros, "
+        "real, reais, cêntimo, cêntimos, centavo, centavos, dólar, dólares, watt, "
+        "watts, volt, volts, ampere, amperes, grama, gramas, quilo, quilos, litro, "
+        "litros, metro, metros, quilómetro, quilómetros, quilômetro, quilômetros, "
+        "milha, milhas, segundo, segundos, minuto, minutos, hora, horas, dia, dias, "
+        "semana, semanas, mês, meses, ano, anos, vez, vezes, pessoas, ponto, "
+        "pontos, página, páginas, palavras"
+    ),
     stop=words(
         "para, pare, cancela, cancelar, esquece, deixa para lá, deixa pra lá, chega"
     ),
