@@ -170,7 +170,22 @@ def redact(text: str) -> str:
         text = _CODE_RE.sub(_secret, text)
     text = _EMAIL_RE.sub("[email]", text)
     text = _CARD_RE.sub(_card, text)
-    return _PHONE_RE.sub("[phone]", text)
+    return _PHONE_RE.sub(_phone, text)
+
+
+def _phone(match: re.Match[str]) -> str:
+    """A phone number, unless only dots part its digits and it reads as a
+    decimal, a version or an address ("0.123456", "2024.11.3", "10.0.0.138"):
+    logs are full of those."""
+    number = match.group(0)
+    groups = number.split(".")
+    if all(group.isdecimal() for group in groups) and (
+        len(groups) < 3
+        or any(len(group) < 2 for group in groups)
+        or (len(groups) == 4 and all(int(group) < 256 for group in groups))
+    ):
+        return number
+    return "[phone]"
 
 
 def withheld(text: str) -> bool:
