@@ -13,8 +13,8 @@ from ..safety.effects import Call
 from ..safety.policy import SENSITIVE_SERVICES
 from .services import ServiceAction
 
-# What HA's on/off intents do where "turned on/off" would be wrong, to say
-# what ran: verbs of `phrases.DID`. The intents name the generic service.
+# What HA's intents do where "turned on/off" would be wrong, or where the
+# service is not on/off, to say what ran: verbs of `phrases.DID`.
 _PLAIN_VERBS = {
     ("lock", "turn_on"): "lock",
     ("lock", "lock"): "lock",
@@ -24,6 +24,11 @@ _PLAIN_VERBS = {
     ("valve", "turn_off"): "close",
     ("valve", "open_valve"): "open",
     ("valve", "close_valve"): "close",
+    ("vacuum", "start"): "start",
+    ("vacuum", "pause"): "pause",
+    ("vacuum", "return_to_base"): "dock",
+    ("media_player", "media_pause"): "pause",
+    ("media_player", "media_play"): "resume",
 }
 # "Turned on" the doorbell would be wrong: HA presses buttons.
 _NOT_ON_OFF = frozenset({"button", "input_button"})
