@@ -247,3 +247,18 @@ async def test_a_name_that_is_no_name_is_taken_from_the_users_words(
     await converse(hass, agent_id, "switch off the AC now")
 
     assert states(hass, AC, *OFFICE_LIGHTS) == ["off", "on", "on"]
+
+
+async def test_a_place_the_user_did_not_say_is_a_guess(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B named the request as the device and filled in a real area the
+    user never said ("silencia la televisión", area "Jardín"): the area is
+    dropped, and the one device the user's words name is meant."""
+    agent_id = await office_home(hass, scripted_llm)
+    ar.async_get(hass).async_create("Garden")
+    call = ("HassTurnOff", {"name": "Switch off the AC now", "area": "Garden"})
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+    await converse(hass, agent_id, "switch off the AC now")
+
+    assert states(hass, AC, *OFFICE_LIGHTS) == ["off", "on", "on"]

@@ -165,8 +165,13 @@ def repair_targets(
     ).states
     if any(_fits(words, state) for state in exposed):
         return slots  # it exists but cannot do this: HA's own error says so
-    if (said := _named_by_user(hass, handler, rest, assistant, request)) is not None:
-        return rest | {"name": {"value": said}}
+    # The user's own words, within the places they said: 0.5B fills in real
+    # ones they did not ("silencia la televisión", area "Jardín").
+    for where in (rest, _said_places(rest, request)):
+        if (
+            said := _named_by_user(hass, handler, where, assistant, request)
+        ) is not None:
+            return where | {"name": {"value": said}}
     return _no_match(
         f"Nothing in the home is called '{name}'. "
         + closest_names("device", name, [state.name for state in exposed])
@@ -209,6 +214,17 @@ def _unknown_places(hass: HomeAssistant, slots: Slots) -> set[str]:
     ):
         unknown.add("floor")
     return unknown
+
+
+def _said_places(slots: Slots, request: str | None) -> Slots:
+    """The slots without an area or floor the request does not name."""
+    said = folded_words(request or "")
+    return {
+        key: value
+        for key, value in slots.items()
+        if key not in ("area", "floor")
+        or telling_words(str(value.get("value", ""))) <= said
+    }
 
 
 def _kinds_in(
