@@ -63,6 +63,9 @@ def test_two_calls_in_one_reply() -> None:
         "tool_calls: []",
         '{"tool_calls": []}',
         '```json\n{"result": "ok"}\n```',
+        # A reply in a call's shape: no tool name holds a space.
+        '{"name": "Say hello to my friend Anna", "arguments": {"name": "Anna"}}',
+        '{"name": "Tool result from Say hello", "arguments": {"error": "x"}}',
     ],
 )
 def test_junk_is_flagged_and_never_left_as_prose(junk: str) -> None:

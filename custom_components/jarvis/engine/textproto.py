@@ -179,7 +179,9 @@ def _call_from_object(obj: Mapping[str, Any]) -> tuple[str, JsonObject] | None:
     if isinstance(function, dict):
         return _call_from_object(function)
     name = next((obj[k] for k in _NAME_KEYS if isinstance(obj.get(k), str)), None)
-    if not name:
+    # No tool name holds a space: {"name": "Say hello to Anna", ...} is a
+    # reply in a call's shape, to be asked for again in words.
+    if not name or any(char.isspace() for char in normalize_tool_name(name)):
         return None
     args: Any = next((obj[k] for k in _ARG_KEYS if k in obj), None)
     if args is None:
