@@ -109,6 +109,8 @@ class Language:
     # What joins number words: "and" of "one hundred and five", "und" of
     # "einundzwanzig".
     number_joiners: tuple[str, ...]
+    # What follows a number that is a level: "percent" of "70 percent".
+    percent_words: tuple[str, ...]
     # The fields below are matched in every language at once: the user's
     # language is not known for sure, and people mix them ("ok", "stop").
     # Phrases are written as said, except where a comment says "patterns":

@@ -110,6 +110,7 @@ LANGUAGE = Language(
         "null, eins, ein, eine, zwei, zwo, drei, vier, fünf, sechs, sechzehn, sieben, siebzehn, acht, neun, zehn, elf, zwölf, zwanzig, dreißig, vierzig, fünfzig, sechzig, siebzig, achtzig, neunzig, hundert, tausend"
     ),
     number_joiners=words("und"),
+    percent_words=words("prozent"),
     stop=words("stopp, halt, abbrechen, vergiss es, egal"),
     remember=(r"merk(?:e)?\s+dir,?(?:\s+dass)?", r"denk daran,?(?:\s+dass)?"),
     forget=(r"vergiss(?:,?\s+dass)?",),

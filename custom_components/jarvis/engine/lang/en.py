@@ -114,6 +114,7 @@ LANGUAGE = Language(
         "zero, oh, one, two, three, four, five, six, seven, eight, nine, ten, eleven, twelve, thirteen, fourteen, fifteen, sixteen, seventeen, eighteen, nineteen, twenty, thirty, forty, fifty, sixty, seventy, eighty, ninety, hundred, thousand, double, triple"
     ),
     number_joiners=words("and"),
+    percent_words=words("percent, per cent"),
     stop=words("stop, cancel, never mind, nevermind, forget it, that's all"),
     remember=(r"remember(?:\s+that)?", r"don't forget(?:\s+that)?", "note that"),
     forget=(r"forget(?:\s+about|\s+that)?",),

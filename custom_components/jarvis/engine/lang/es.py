@@ -102,6 +102,7 @@ LANGUAGE = Language(
         "cero, uno, una, un, dos, tres, cuatro, cinco, seis, siete, ocho, nueve, diez, once, doce, trece, catorce, quince, dieciséis, diecisiete, dieciocho, diecinueve, veinte, veinti, veintiún, veintidós, veintitrés, veintiséis, treinta, cuarenta, cincuenta, sesenta, setenta, ochenta, noventa, cien, ciento, mil"
     ),
     number_joiners=words("y"),
+    percent_words=words("por ciento, porciento"),
     stop=words("para, detente, cancela, olvídalo, déjalo"),
     remember=(r"recuerda(?:\s+que)?", r"no olvides(?:\s+que)?"),
     forget=(r"olvida(?:\s+que)?",),

@@ -104,6 +104,7 @@ LANGUAGE = Language(
         "zéro, un, une, deux, trois, quatre, cinq, six, sept, huit, neuf, dix, onze, douze, treize, quatorze, quinze, seize, vingt, vingts, trente, quarante, cinquante, soixante, cent, cents, mille"
     ),
     number_joiners=words("et"),
+    percent_words=words("pour cent, pourcent"),
     stop=words("arrête, annule, laisse tomber, oublie ça"),
     remember=(
         r"souviens-toi(?:\s+que)?",

@@ -102,6 +102,7 @@ LANGUAGE = Language(
         "zero, uno, una, un, due, tre, tré, quattro, cinque, sei, sette, otto, nove, dieci, undici, dodici, tredici, quattordici, quindici, sedici, diciassette, diciotto, diciannove, venti, vent, trenta, trent, quaranta, quarant, cinquanta, cinquant, sessanta, sessant, settanta, settant, ottanta, ottant, novanta, novant, cento, mille, mila"
     ),
     number_joiners=words("e"),
+    percent_words=words("per cento, percento"),
     stop=words("stop, basta, annulla, lascia perdere, lascia stare, fermati"),
     remember=(
         r"ricorda(?:ti)?(?:\s+che)?",

@@ -103,6 +103,7 @@ LANGUAGE = Language(
         "nul, een, één, twee, drie, vier, vijf, zes, zeven, acht, negen, tien, elf, twaalf, dertien, veertien, twintig, dertig, veertig, vijftig, zestig, zeventig, tachtig, negentig, honderd, duizend"
     ),
     number_joiners=words("en, ën"),
+    percent_words=words("procent"),
     stop=words(
         "stop, stoppen, hou op, annuleer, laat maar, laat maar zitten, vergeet het"
     ),

@@ -102,6 +102,7 @@ LANGUAGE = Language(
         "zero, um, uma, dois, duas, três, quatro, cinco, seis, meia, sete, oito, nove, dez, onze, doze, treze, catorze, quatorze, quinze, dezesseis, dezasseis, dezessete, dezassete, dezoito, dezenove, dezanove, vinte, trinta, quarenta, cinquenta, sessenta, setenta, oitenta, noventa, cem, cento, mil"
     ),
     number_joiners=words("e"),
+    percent_words=words("por cento, porcento"),
     stop=words(
         "para, pare, cancela, cancelar, esquece, deixa para lá, deixa pra lá, chega"
     ),

@@ -9,6 +9,7 @@ from typing import Literal
 
 from ..digest import MAX_RAW_CHARS, tool_result_text
 from ..grounding import Grounded, HouseView, ground
+from ..levels import backed_by_request
 from ..memory import MEMORY_TOOLS
 from ..output import sentences
 from ..phrases import (
@@ -490,6 +491,7 @@ class Turn:
         args = repair_arguments(
             tool, {k: v for k, v in call.arguments.items() if v is not None and v != ""}
         )
+        args = backed_by_request(tool, args, self.request)
         call = ToolCall(call.id, tool.name, args)
         if problem := validate_arguments(tool, args):
             return call, {
