@@ -91,6 +91,13 @@ START_TIMER = ToolSpec(
             "set the lamp to 300%",
             {"name": "Lamp"},
         ),
+        # One number said fills one slot, the level first.
+        (
+            LIGHT_SET,
+            {"name": "Deckenlampe", "temperature": 70, "brightness": 70},
+            "stelle die Deckenlampe auf 70 Prozent",
+            {"name": "Deckenlampe", "brightness": 70},
+        ),
         # What the model filled and the user said stays.
         (
             LIGHT_SET,

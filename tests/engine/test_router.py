@@ -245,3 +245,11 @@ def test_the_longest_topic_in_a_tools_name_counts(
     names = [t.name for t in ToolRouter().route(text, CATALOGUE).tools]
     assert kept in names
     assert left_out not in names
+
+
+def test_the_route_leads_with_the_tool_the_request_points_to_most() -> None:
+    """Its lead names the best-scoring tool, though the core comes first."""
+    route = ToolRouter().route("add milk to the shopping list", CATALOGUE)
+    assert route.lead == "HassShoppingListAddItem"
+    assert [tool.name for tool in route.tools][:3] == CORE
+    assert ToolRouter().route("xyzzy", CATALOGUE).lead is None

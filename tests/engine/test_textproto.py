@@ -152,3 +152,16 @@ def test_tool_section_has_an_example_call() -> None:
     assert 'Example: {"name": "HassLightSet", "arguments": {"name": "..."}}' in (
         render_tool_section([SPEC])
     )
+
+
+def test_the_example_call_is_one_of_the_tool_the_request_points_to() -> None:
+    add = ToolSpec(
+        "HassListAddItem",
+        "Add item to a todo list",
+        {"type": "object", "properties": {"item": {"type": "string"}}},
+    )
+    section = render_tool_section([SPEC, add], lead="HassListAddItem")
+    assert section.endswith(
+        'Example: {"name": "HassListAddItem", "arguments": {"item": "..."}}'
+    )
+    assert 'Example: {"name": "HassLightSet"' in render_tool_section([SPEC, add])

@@ -54,8 +54,8 @@ def backed_by_request(tool: ToolSpec, args: JsonObject, request: str) -> JsonObj
     """A level tool's call (one percentage argument, 0 to 100) with its
     numbers checked against the request's; other calls as they are.
 
-    - An optional numeric argument whose number the user never said is a
-      guess, and is dropped.
+    - An optional numeric argument whose number the user never said (or
+      said for another argument) is a guess, and is dropped.
     - A level the call leaves out is the one the request says: a number
       with "%" or its language's "percent", or else its only number, unless
       the call has that number in a name ("speaker 2", "floor 2").
@@ -66,16 +66,23 @@ def backed_by_request(tool: ToolSpec, args: JsonObject, request: str) -> JsonObj
         return args
     (level_name,) = levels
     required = set(tool.parameters.get("required") or ())
-    said = said_numbers(request)
-    checked = {
-        name: value
-        for name, value in args.items()
-        if name in required
-        or (properties.get(name) or {}).get("type") not in ("integer", "number")
-        or isinstance(value, bool)
-        or not isinstance(value, (int, float))
-        or float(value) in said
-    }
+    # Each number said backs one argument, the level first: "auf 70 Prozent"
+    # is no colour temperature of 70 as well.
+    unclaimed = said_numbers(request)
+    checked: JsonObject = {}
+    for name in sorted(args, key=lambda name: name != level_name):
+        value = args[name]
+        numeric = (properties.get(name) or {}).get("type") in ("integer", "number")
+        if (
+            not numeric
+            or isinstance(value, bool)
+            or not isinstance(value, (int, float))
+        ):
+            checked[name] = value
+        elif float(value) in unclaimed or name in required:
+            if float(value) in unclaimed:
+                unclaimed.remove(float(value))
+            checked[name] = value
     if level_name in checked or (level := _said_level(request, checked)) is None:
         return checked
     whole = properties[level_name].get("type") == "integer"

@@ -140,6 +140,8 @@ class Route:
     reasons: dict[str, str]
     # Nothing matched, so every tool is offered. Never cached.
     fell_open: bool
+    # The best-scoring tool: the text protocol's example call is one of it.
+    lead: str | None = None
 
 
 # "on" and "an" are verbs of the lexicon ("switch on", "mach das Licht an"):
@@ -216,11 +218,10 @@ class ToolRouter:
         core = core_tools(catalogue)
         if not chosen:
             return _core_route(core) if core else _whole(catalogue)
-        if not core:
-            return _route_of(catalogue, chosen)
+        lead = scored[0][2].name if scored[0][0] > 0 else None
         for tool in core:
             chosen.setdefault(tool.name, "core")
-        return _route_of(catalogue, chosen, first=core)
+        return _route_of(catalogue, chosen, first=core, lead=lead)
 
     def search(
         self, query: str, catalogue: Sequence[ToolSpec], limit: int = 3
@@ -250,7 +251,8 @@ def stable_start(catalogue: Sequence[ToolSpec]) -> list[ToolSpec]:
 def _route_of(
     catalogue: Sequence[ToolSpec],
     chosen: dict[str, str],
-    first: Sequence[ToolSpec] = (),
+    first: Sequence[ToolSpec],
+    lead: str | None,
 ) -> Route:
     """The chosen tools: `first`, then the rest in the catalogue's order,
     then the search unless every tool is shown."""
@@ -258,7 +260,7 @@ def _route_of(
     if len(tools) < len(catalogue):
         tools.append(TOOL_SEARCH_SPEC)
         chosen[TOOL_SEARCH] = "escape hatch"
-    return Route(tools, chosen, fell_open=False)
+    return Route(tools, chosen, fell_open=False, lead=lead)
 
 
 def _core_route(core: Sequence[ToolSpec]) -> Route:

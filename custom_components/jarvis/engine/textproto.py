@@ -200,8 +200,9 @@ def _call_from_object(obj: Mapping[str, Any]) -> tuple[str, JsonObject] | None:
 # --- Rendering the protocol for the model -------------------------------------
 
 
-def render_tool_section(tools: Sequence[ToolSpec]) -> str:
-    """The system-prompt section that teaches a model the text protocol."""
+def render_tool_section(tools: Sequence[ToolSpec], lead: str | None = None) -> str:
+    """The system-prompt section that teaches a model the text protocol; its
+    example call is one of the `lead` tool, if listed, else of the first."""
     lines = [
         "## Tools",
         "To use a tool, reply with ONLY one JSON object and no other text:",
@@ -214,7 +215,8 @@ def render_tool_section(tools: Sequence[ToolSpec]) -> str:
         "Available tools:",
     ]
     lines.extend(f"- {tool.name}: {_describe_tool(tool)}" for tool in tools)
-    if example := _example_call(tools):
+    leading = [tool for tool in tools if tool.name == lead]
+    if example := _example_call([*leading, *tools]):
         lines.append(f"Example: {example}")
     return "\n".join(lines)
 

@@ -138,7 +138,9 @@ LANGUAGE = Language(
         "media": words(
             "musik, spiele, lauter, leiser, pausiere, pause, fort, fortsetzen"
         ),
-        "list": words("einkaufsliste, liste, kaufen"),
+        "list": words(
+            "einkaufsliste, liste, kaufen, aufgaben, aufgabe, notiere, aufschreiben"
+        ),
         "vacuum": words("staubsauger, saugen"),
         "fan": words("ventilator, lüfter"),
         "memory": words("merk, merke, erinnere, vergiss"),

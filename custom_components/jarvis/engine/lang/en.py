@@ -151,7 +151,7 @@ LANGUAGE = Language(
             "music, play, pause, resume, volume, louder, quieter, next, previous, "
             "song, track, tv"
         ),
-        "list": words("shopping, list, add, buy, todo"),
+        "list": words("shopping, list, add, buy, todo, tasks, task, note, jot"),
         "vacuum": words("vacuum, clean"),
         "fan": words("fan"),
         "memory": words("remember, recall, forget, know, name"),

@@ -127,7 +127,7 @@ LANGUAGE = Language(
         "media": words(
             "música, reproduce, volumen, pausa, pausar, reanuda, reanudar, continúa"
         ),
-        "list": words("compra, lista, añade"),
+        "list": words("compra, lista, añade, tareas, tarea, apunta, anota, apúntame"),
         "vacuum": words("aspiradora"),
         "fan": words("ventilador"),
         "memory": words("recuerda, olvida"),

@@ -129,7 +129,7 @@ LANGUAGE = Language(
         "timer": words("minuterie"),
         "datetime": words("heure, date"),
         "media": words("musique, joue, pause, reprends, reprendre"),
-        "list": words("courses"),
+        "list": words("courses, liste, ajoute, tâches, tâche, note, achète"),
         "vacuum": words("aspirateur"),
         "fan": words("ventilateur"),
         "memory": words("souviens"),

@@ -131,7 +131,9 @@ LANGUAGE = Language(
         "timer": words("minuti, secondi, sveglia"),
         "datetime": words("ora, oggi, giorno"),
         "media": words("musica, suona, riproduci, canzone, pausa, riprendi"),
-        "list": words("spesa, lista, aggiungi, compra"),
+        "list": words(
+            "spesa, lista, aggiungi, compra, attività, compiti, annota, segna"
+        ),
         "vacuum": words("aspirapolvere, pulisci"),
         "fan": words("ventilatore"),
         "memory": words("ricorda, ricordati, dimentica"),

@@ -132,7 +132,7 @@ LANGUAGE = Language(
         "timer": words("minuten, seconden, uur, wekker"),
         "datetime": words("tijd, datum, vandaag, klok"),
         "media": words("muziek, speel, pauze, harder, zachter, volgende, hervat"),
-        "list": words("boodschappen, lijst, toevoegen, kopen"),
+        "list": words("boodschappen, lijst, toevoegen, kopen, taken, taak, noteer"),
         "vacuum": words("stofzuiger, stofzuigen"),
         "fan": words("ventilator"),
         "memory": words("onthoud, vergeet, herinner"),

@@ -136,7 +136,9 @@ LANGUAGE = Language(
         "timer": words("temporizador, minutos, segundos, alarme"),
         "datetime": words("hora, hoje, dia, relógio"),
         "media": words("música, toca, tocar, volume, pausa, próxima, retoma, continua"),
-        "list": words("compras, lista, adiciona, comprar"),
+        "list": words(
+            "compras, lista, adiciona, comprar, tarefas, tarefa, anota, aponta"
+        ),
         "vacuum": words("aspirador"),
         "fan": words("ventoinha, ventilador"),
         "memory": words("lembra, esquece"),

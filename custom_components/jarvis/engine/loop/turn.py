@@ -98,6 +98,9 @@ class Turn:
     context: list[str] = field(default_factory=list)
     # The live home the reply's claims are checked against; None: unchecked.
     house: HouseView | None = None
+    # The tool the request points to most: small models copy the shape of
+    # the text protocol's example call, so it is one of this tool.
+    lead_tool: str | None = None
 
     @property
     def text_mode(self) -> bool:
