@@ -1,15 +1,16 @@
-"""Numbers in a call that the user's words do not back, and a level they say
-that the call leaves out.
+"""A call's arguments against the user's words and the offered tools.
 
 Small models fill every numeric slot they are shown (a light's colour
-temperature 0 beside the brightness asked for) and put the level said into
-the wrong slot ("area": "70 por ciento"). The user's digits are the same in
-every language, so the call's numbers are checked against them.
+temperature 0 beside the brightness asked for), put the level said into the
+wrong slot ("area": "70 por ciento"), and call the first tool listed with
+another tool's arguments (HassTurnOn with "position": 20). The user's digits
+are the same in every language, so the call's numbers are checked against
+them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 import re
 from typing import Any
 
@@ -100,3 +101,40 @@ def _said_level(request: str, args: JsonObject) -> float | None:
     if len(said) != 1 or said[0] in in_names or not 0 <= said[0] <= 100:
         return None
     return said[0]
+
+
+def fitting_tool(
+    tool: ToolSpec, args: JsonObject, offered: Iterable[ToolSpec], request: str
+) -> ToolSpec:
+    """The offered tool a call's arguments fit: the one called, unless it
+    does not take some of them and exactly one other offered tool takes
+    more of those, with all it requires (HassTurnOn with "position": 20 and
+    a made-up "brightness": 100 is HassSetPosition's call)."""
+    own: Mapping[str, Any] = tool.parameters.get("properties") or {}
+    foreign = [name for name in args if name not in own]
+    if not own or not foreign:
+        return tool
+    said = said_numbers(request)
+
+    def takes(other: ToolSpec) -> int:
+        properties: Mapping[str, Any] = other.parameters.get("properties") or {}
+        if any(name not in args for name in other.parameters.get("required") or ()):
+            return 0
+        return sum(
+            1
+            for name in foreign
+            if name in properties and _backed(args[name], properties[name], said)
+        )
+
+    fits = [(takes(other), other) for other in offered if other.name != tool.name]
+    best = max((score for score, _ in fits), default=0)
+    chosen = [other for score, other in fits if score == best]
+    return chosen[0] if best and len(chosen) == 1 else tool
+
+
+def _backed(value: Any, schema: Mapping[str, Any], said: list[float]) -> bool:
+    """Whether an argument's value may be what the user meant: a number
+    must be one they said."""
+    if schema.get("type") not in ("integer", "number"):
+        return True
+    return isinstance(value, (int, float)) and float(value) in said

@@ -1,11 +1,19 @@
-"""A level tool's numbers against the user's words."""
+"""A call's arguments against the user's words and the offered tools."""
 
 from __future__ import annotations
 
 import pytest
 
-from custom_components.jarvis.engine.levels import backed_by_request, said_numbers
-from custom_components.jarvis.engine.types import JsonObject, ToolSpec
+from custom_components.jarvis.engine.arguments import (
+    backed_by_request,
+    fitting_tool,
+    said_numbers,
+)
+from custom_components.jarvis.engine.llm.base import LLMClient
+from custom_components.jarvis.engine.loop import LocalStepHost
+from custom_components.jarvis.engine.types import JsonObject, Message, ToolSpec
+from tests.engine.test_loop import TOOLS, run_loop
+from tests.scripted_llm import Reply, ScriptedLLMServer
 
 PERCENT = {"type": "integer", "minimum": 0, "maximum": 100}
 LIGHT_SET = ToolSpec(
@@ -119,3 +127,74 @@ def test_a_level_tools_numbers_are_the_users(
 def test_said_numbers() -> None:
     assert said_numbers("set it to 21,5 and 70% on floor 2") == [21.5, 70.0, 2.0]
     assert said_numbers("light_3 and 4K") == []
+
+
+TURN_ON_AREA = ToolSpec(
+    "HassTurnOn",
+    "Turns on a device",
+    {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "area": {"type": "string"}},
+    },
+)
+OFFERED = [TURN_ON_AREA, SET_POSITION, LIGHT_SET, START_TIMER]
+
+
+@pytest.mark.parametrize(
+    ("args", "request_text", "expected"),
+    [
+        # Another tool's argument, said by the user: that tool's call.
+        (
+            {"name": "Vorhang", "position": 20, "brightness": 100},
+            "stelle den Vorhang auf 20 Prozent",
+            "HassSetPosition",
+        ),
+        ({"name": "Lamp", "brightness": 50}, "lamp on at 50%", "HassLightSet"),
+        # Its own arguments only, or a number nobody said: as called.
+        ({"name": "Lamp", "area": "Kitchen"}, "turn on the lamp", "HassTurnOn"),
+        ({"name": "Lamp", "brightness": 100}, "turn on the lamp", "HassTurnOn"),
+        # Two tools take as much: as called.
+        ({"name": "X", "position": 20, "brightness": 20}, "x to 20", "HassTurnOn"),
+    ],
+)
+def test_a_call_with_another_tools_arguments_is_that_tools(
+    args: JsonObject, request_text: str, expected: str
+) -> None:
+    chosen = fitting_tool(TURN_ON_AREA, args, OFFERED, request_text)
+    assert chosen.name == expected
+
+
+async def test_the_loop_runs_the_call_its_arguments_fit(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B called HassTurnOn with a position: the curtain opened instead."""
+    positions: list[JsonObject] = []
+
+    async def set_position(args: JsonObject) -> JsonObject:
+        positions.append(args)
+        return {"success": True}
+
+    turned_on: list[JsonObject] = []
+
+    async def turn_on(args: JsonObject) -> JsonObject:
+        turned_on.append(args)
+        return {"success": True}
+
+    host = LocalStepHost({"HassTurnOn": turn_on, "HassSetPosition": set_position})
+    scripted_llm.script(
+        Reply(
+            content='{"name": "HassTurnOn", "arguments": '
+            '{"name": "Vorhang", "position": 20, "brightness": 100}}'
+        ),
+        Reply(content="Erledigt."),
+    )
+    await run_loop(
+        client,
+        host,
+        model="qwen2.5-coder:0.5b",
+        tools=[*TOOLS, SET_POSITION],
+        history=[Message("user", "stelle den Vorhang auf 20 Prozent")],
+        language="de",
+    )
+    assert positions == [{"name": "Vorhang", "position": 20}]
+    assert turned_on == []
