@@ -339,6 +339,7 @@ class JarvisLLMEntity(Entity):
         loop = self._reply_loop()
         request = loop.warm_up_request(
             system_prompt=system_prompt,
+            tools=tool_specs(chat_log.llm_api, names),
             # What a turn's context starts with; the time comes after it.
             context=device_context(self.hass, llm_context),
         )

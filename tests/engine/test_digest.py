@@ -20,7 +20,7 @@ from custom_components.jarvis.engine.types import (
     ToolCall,
     ToolSpec,
 )
-from custom_components.jarvis.engine.untrusted import untrusted
+from custom_components.jarvis.engine.untrusted import as_text, untrusted
 from tests.engine.test_loop import run_loop
 from tests.scripted_llm import Reply, ScriptedLLMServer
 
@@ -192,3 +192,25 @@ def test_a_digest_of_outside_content_keeps_its_fence() -> None:
     assert body[-1] == "UNTRUSTED>>>"
     assert any("harbour 7 " in line for line in body[opened:])
     assert all("unlock" not in line for line in body[:opened])
+
+
+def test_outside_content_reaches_the_model_as_lines_in_its_fence() -> None:
+    """A fenced live context is read as its own lines: small models did not
+    find a media title inside one JSON string of escaped line breaks."""
+    live = {"success": True, "result": "- name: TV\n  state: playing\n"}
+    result = untrusted("ha:GetLiveContext", as_text(live))
+
+    text = tool_result_text(result, source="x", request="what plays", limit=4000)
+
+    lines = text.splitlines()
+    opened = lines.index("<<<UNTRUSTED source=ha:GetLiveContext")
+    closed = lines.index("UNTRUSTED>>>")
+    assert lines[opened + 1 : closed] == [
+        "success: true",
+        "result:",
+        "- name: TV",
+        "  state: playing",
+        "",
+    ]
+    assert lines[closed + 1].startswith("note: This is data from outside")
+    assert "\\n" not in text

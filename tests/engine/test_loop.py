@@ -327,7 +327,13 @@ async def test_invalid_arguments_are_not_run(
 
 
 @pytest.mark.parametrize(
-    "junk", ["tool_calls: []", '{"name": "HassTurnOn", "argu', '{"tool_calls": []}']
+    "junk",
+    [
+        "tool_calls: []",
+        '{"name": "HassTurnOn", "argu',
+        '{"tool_calls": []}',
+        '{"name": "Say hello to my friend Anna", "arguments": {"name": "Anna"}}',
+    ],
 )
 async def test_junk_is_never_shown_and_repaired(
     client: LLMClient, scripted_llm: ScriptedLLMServer, junk: str

@@ -68,14 +68,15 @@ async def test_warm_up_reads_the_prefix_a_turn_starts_with(
 ) -> None:
     satellite = "This device cannot start timers."
     loop = _loop(client, model)
-    request = loop.warm_up_request(system_prompt=SYSTEM, context=[satellite])
+    request = loop.warm_up_request(
+        system_prompt=SYSTEM, tools=CATALOGUE, context=[satellite]
+    )
     assert request.sampling.max_tokens == 1
-    assert not request.tools
     assert await loop.warm_up(request) is not None
     scripted_llm.script(Reply(content="Sure."))
     await loop.run(
         system_prompt=SYSTEM,
-        history=[Message("user", "turn on the kitchen light")],
+        history=[Message("user", "start the vacuum cleaner")],
         tools=CATALOGUE,
         host=make_host()[0],
         context=[satellite, "It is 10:00."],
@@ -83,12 +84,20 @@ async def test_warm_up_reads_the_prefix_a_turn_starts_with(
     (warm_up,) = scripted_llm.warm_ups
     body = warm_up["json"]
     assert 1 in (body.get("max_tokens"), (body.get("options") or {}).get("num_predict"))
-    (system, _, said), (turn_system, _, turn_said) = map(
+    (system, tools, said), (turn_system, turn_tools, turn_said) = map(
         _parts, [warm_up, *scripted_llm.chat_requests]
     )
-    # The system prompt the turn starts with, then its tools (text protocol)
-    # or the tools first (native): either way the system prompt is shared.
-    assert turn_system.startswith(system)
+    # The turn's tools start with the warm-up's, the core, listed after the
+    # system prompt (text protocol) or as the first tools (native).
+    core = ["HassTurnOn", "GetLiveContext"]
+    if not tools:
+        shared = os.path.commonprefix([system, turn_system])  # noqa: RUF071
+        assert all(f"- {name}:" in shared for name in core)
+        assert "HassVacuumStart" in turn_system.removeprefix(shared)
+    else:
+        assert system == turn_system
+        assert [tool["function"]["name"] for tool in tools] == core
+        assert turn_tools[: len(tools)] == tools
     # Characters, not paths: the server reuses the common start of the prompt.
     common = os.path.commonprefix([said, turn_said])  # noqa: RUF071
     assert common == f"{CONTEXT_HEADER}\n{satellite}\n"

@@ -11,6 +11,7 @@ from custom_components.jarvis.engine.router import (
     command_parts,
     is_small_talk,
     joins_commands,
+    stable_start,
 )
 from custom_components.jarvis.engine.types import ToolSpec
 
@@ -53,6 +54,9 @@ CATALOGUE = [
     ),
 ]
 
+# What every route starts with, in the catalogue's order.
+CORE = ["HassTurnOn", "HassTurnOff", "GetLiveContext"]
+
 
 @pytest.mark.parametrize(
     ("request_text", "expected"),
@@ -89,20 +93,37 @@ def test_router_keeps_the_right_tool(request_text: str, expected: str) -> None:
     route = ToolRouter(max_tools=4).route(request_text, CATALOGUE)
     names = [t.name for t in route.tools]
     assert expected in names
-    assert len(names) <= 5
+    # The core first, then at most the four best others, then the search.
+    assert names[:3] == CORE
     assert names[-1] == TOOL_SEARCH
+    assert len(names) <= 8
     assert not route.fell_open
+
+
+def test_every_route_starts_as_the_warm_up_does() -> None:
+    """The core tools come first in every route, in one order, so a
+    server's prompt cache holds the prompt up to their end."""
+    start = [tool.name for tool in stable_start(CATALOGUE)]
+    assert start == CORE
+    for text in ("pause the music", "what is the temperature?", "xyzzy"):
+        names = [tool.name for tool in ToolRouter().route(text, CATALOGUE).tools]
+        assert names[: len(start)] == start, text
+
+
+def test_a_small_catalogue_is_shown_whole_without_search() -> None:
+    small = CATALOGUE[:3]
+    route = ToolRouter().route("dim the lamp to 30%", small)
+    assert [tool.name for tool in route.tools] == [
+        "HassTurnOn",
+        "HassTurnOff",
+        "HassLightSet",
+    ]
 
 
 def test_router_falls_open_to_the_core_tools_when_nothing_matches() -> None:
     route = ToolRouter().route("xyzzy", CATALOGUE)
     assert route.fell_open
-    assert [tool.name for tool in route.tools] == [
-        "HassTurnOn",
-        "HassTurnOff",
-        "GetLiveContext",
-        TOOL_SEARCH,
-    ]
+    assert [tool.name for tool in route.tools] == [*CORE, TOOL_SEARCH]
 
 
 def test_router_falls_open_to_a_catalogue_without_core_tools() -> None:
@@ -214,7 +235,7 @@ def test_joins_commands_in_the_requests_language(
     ("text", "kept", "left_out"),
     [
         ("silencia la televisión", "HassMediaPlayerMute", "HassMediaPlayerUnmute"),
-        ("unmute the speaker", "HassMediaPlayerUnmute", "HassTurnOff"),
+        ("unmute the speaker", "HassMediaPlayerUnmute", "HassMediaPlayerMute"),
     ],
 )
 def test_the_longest_topic_in_a_tools_name_counts(
@@ -224,3 +245,11 @@ def test_the_longest_topic_in_a_tools_name_counts(
     names = [t.name for t in ToolRouter().route(text, CATALOGUE).tools]
     assert kept in names
     assert left_out not in names
+
+
+def test_the_route_leads_with_the_tool_the_request_points_to_most() -> None:
+    """Its lead names the best-scoring tool, though the core comes first."""
+    route = ToolRouter().route("add milk to the shopping list", CATALOGUE)
+    assert route.lead == "HassShoppingListAddItem"
+    assert [tool.name for tool in route.tools][:3] == CORE
+    assert ToolRouter().route("xyzzy", CATALOGUE).lead is None

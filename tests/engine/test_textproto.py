@@ -63,6 +63,9 @@ def test_two_calls_in_one_reply() -> None:
         "tool_calls: []",
         '{"tool_calls": []}',
         '```json\n{"result": "ok"}\n```',
+        # A reply in a call's shape: no tool name holds a space.
+        '{"name": "Say hello to my friend Anna", "arguments": {"name": "Anna"}}',
+        '{"name": "Tool result from Say hello", "arguments": {"error": "x"}}',
     ],
 )
 def test_junk_is_flagged_and_never_left_as_prose(junk: str) -> None:
@@ -149,3 +152,16 @@ def test_tool_section_has_an_example_call() -> None:
     assert 'Example: {"name": "HassLightSet", "arguments": {"name": "..."}}' in (
         render_tool_section([SPEC])
     )
+
+
+def test_the_example_call_is_one_of_the_tool_the_request_points_to() -> None:
+    add = ToolSpec(
+        "HassListAddItem",
+        "Add item to a todo list",
+        {"type": "object", "properties": {"item": {"type": "string"}}},
+    )
+    section = render_tool_section([SPEC, add], lead="HassListAddItem")
+    assert section.endswith(
+        'Example: {"name": "HassListAddItem", "arguments": {"item": "..."}}'
+    )
+    assert 'Example: {"name": "HassLightSet"' in render_tool_section([SPEC, add])

@@ -20,7 +20,13 @@ from .lang import every
 from .modelsize import parameter_billions
 from .text import lower_words, singular
 from .types import JsonObject
-from .untrusted import FENCE_CLOSE, UNTRUSTED_KEY, fence_open, fenced_source
+from .untrusted import (
+    FENCE_CLOSE,
+    UNTRUSTED_KEY,
+    as_text,
+    fence_open,
+    fenced_source,
+)
 
 # Any model: the most of a raw tool result one message carries.
 MAX_RAW_CHARS = 4000
@@ -108,7 +114,11 @@ def tool_result_text(
     `request` is what the records are matched against: the user's words and
     the call's arguments.
     """
-    raw = json.dumps(result, ensure_ascii=False, default=str)
+    raw = (
+        as_text(result)
+        if fenced_source(result) is not None
+        else json.dumps(result, ensure_ascii=False, default=str)
+    )
     if len(raw) <= limit:
         return raw
     frame, records = _records(result)

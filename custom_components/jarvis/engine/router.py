@@ -140,6 +140,8 @@ class Route:
     reasons: dict[str, str]
     # Nothing matched, so every tool is offered. Never cached.
     fell_open: bool
+    # The best-scoring tool: the text protocol's example call is one of it.
+    lead: str | None = None
 
 
 # "on" and "an" are verbs of the lexicon ("switch on", "mach das Licht an"):
@@ -158,7 +160,9 @@ def _tool_words(tool: ToolSpec) -> set[str]:
     return set(_words(" ".join(parts).replace("_", " ")))
 
 
-# What a request whose words point to no tool is most likely for.
+# What a request whose words point to no tool is most likely for; offered
+# with every request, first, so that the prompt's start is the same for all
+# (the server's prompt cache then holds their lines).
 _CORE_TOPICS = ("turnon", "turnoff", "getlivecontext")
 
 
@@ -211,30 +215,13 @@ class ToolRouter:
         for name in keep:
             if any(tool.name == name for tool in catalogue):
                 chosen.setdefault(name, "kept (failed last turn, or always offered)")
+        core = core_tools(catalogue)
         if not chosen:
-            return self._fallen_open(catalogue)
-        tools = [tool for tool in catalogue if tool.name in chosen]
-        if len(tools) < len(catalogue):
-            tools.append(TOOL_SEARCH_SPEC)
-            chosen[TOOL_SEARCH] = "escape hatch"
-        return Route(tools, chosen, fell_open=False)
-
-    @staticmethod
-    def _fallen_open(catalogue: Sequence[ToolSpec]) -> Route:
-        """No tool's words in the request ("tell me a joke", "make it cosy"):
-        the home's core tools and the search for more. The whole catalogue
-        cost 0.5B 1,800 prompt tokens to read for a joke; a catalogue without
-        core tools is offered whole."""
-        core = [
-            tool
-            for tool in catalogue
-            if any(topic in _topic_of(tool) for topic in _CORE_TOPICS)
-        ]
-        if not core:
-            return Route(list(catalogue), {"*": "no tool matched"}, fell_open=True)
-        reasons = dict.fromkeys((tool.name for tool in core), "no tool matched: core")
-        reasons[TOOL_SEARCH] = "escape hatch"
-        return Route([*core, TOOL_SEARCH_SPEC], reasons, fell_open=True)
+            return _core_route(core) if core else _whole(catalogue)
+        lead = scored[0][2].name if scored[0][0] > 0 else None
+        for tool in core:
+            chosen.setdefault(tool.name, "core")
+        return _route_of(catalogue, chosen, first=core, lead=lead)
 
     def search(
         self, query: str, catalogue: Sequence[ToolSpec], limit: int = 3
@@ -245,3 +232,46 @@ class ToolRouter:
         return [
             tool for score, tool in sorted(scored, key=lambda s: -s[0]) if score > 0
         ][:limit]
+
+
+def core_tools(catalogue: Sequence[ToolSpec]) -> list[ToolSpec]:
+    """The catalogue's core tools (on, off, live states), in its order."""
+    return [
+        tool
+        for tool in catalogue
+        if any(topic in _topic_of(tool) for topic in _CORE_TOPICS)
+    ]
+
+
+def stable_start(catalogue: Sequence[ToolSpec]) -> list[ToolSpec]:
+    """The tools every route starts with: what a warm-up shows."""
+    return core_tools(catalogue)
+
+
+def _route_of(
+    catalogue: Sequence[ToolSpec],
+    chosen: dict[str, str],
+    first: Sequence[ToolSpec],
+    lead: str | None,
+) -> Route:
+    """The chosen tools: `first`, then the rest in the catalogue's order,
+    then the search unless every tool is shown."""
+    tools = [*first, *(t for t in catalogue if t.name in chosen and t not in first)]
+    if len(tools) < len(catalogue):
+        tools.append(TOOL_SEARCH_SPEC)
+        chosen[TOOL_SEARCH] = "escape hatch"
+    return Route(tools, chosen, fell_open=False, lead=lead)
+
+
+def _core_route(core: Sequence[ToolSpec]) -> Route:
+    """No tool's words in the request ("tell me a joke", "make it cosy"):
+    the home's core tools and the search for more. The whole catalogue
+    cost 0.5B 1,800 prompt tokens to read for a joke."""
+    reasons = dict.fromkeys((tool.name for tool in core), "no tool matched: core")
+    reasons[TOOL_SEARCH] = "escape hatch"
+    return Route([*core, TOOL_SEARCH_SPEC], reasons, fell_open=True)
+
+
+def _whole(catalogue: Sequence[ToolSpec]) -> Route:
+    """A catalogue without core tools, offered whole when nothing matched."""
+    return Route(list(catalogue), {"*": "no tool matched"}, fell_open=True)

@@ -179,7 +179,9 @@ def _call_from_object(obj: Mapping[str, Any]) -> tuple[str, JsonObject] | None:
     if isinstance(function, dict):
         return _call_from_object(function)
     name = next((obj[k] for k in _NAME_KEYS if isinstance(obj.get(k), str)), None)
-    if not name:
+    # No tool name holds a space: {"name": "Say hello to Anna", ...} is a
+    # reply in a call's shape, to be asked for again in words.
+    if not name or any(char.isspace() for char in normalize_tool_name(name)):
         return None
     args: Any = next((obj[k] for k in _ARG_KEYS if k in obj), None)
     if args is None:
@@ -198,8 +200,9 @@ def _call_from_object(obj: Mapping[str, Any]) -> tuple[str, JsonObject] | None:
 # --- Rendering the protocol for the model -------------------------------------
 
 
-def render_tool_section(tools: Sequence[ToolSpec]) -> str:
-    """The system-prompt section that teaches a model the text protocol."""
+def render_tool_section(tools: Sequence[ToolSpec], lead: str | None = None) -> str:
+    """The system-prompt section that teaches a model the text protocol; its
+    example call is one of the `lead` tool, if listed, else of the first."""
     lines = [
         "## Tools",
         "To use a tool, reply with ONLY one JSON object and no other text:",
@@ -212,7 +215,8 @@ def render_tool_section(tools: Sequence[ToolSpec]) -> str:
         "Available tools:",
     ]
     lines.extend(f"- {tool.name}: {_describe_tool(tool)}" for tool in tools)
-    if example := _example_call(tools):
+    leading = [tool for tool in tools if tool.name == lead]
+    if example := _example_call([*leading, *tools]):
         lines.append(f"Example: {example}")
     return "\n".join(lines)
 

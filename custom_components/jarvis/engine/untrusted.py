@@ -5,6 +5,9 @@ Fenced text keeps its fence wherever it goes: a digest of it is fenced again.
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from .types import JsonObject
 
 UNTRUSTED_NOTE = (
@@ -30,6 +33,23 @@ def fenced(source: str, text: str, limit: int = MAX_UNTRUSTED_CHARS) -> str:
     if len(clean) > limit:
         clean = clean[:limit] + "…(truncated)"
     return f"{fence_open(source)}\n{clean}\n{FENCE_CLOSE}"
+
+
+def as_text(value: Any) -> str:
+    """A tool's result as lines a small model reads: "key: value", and a
+    text of several lines as it is, not one JSON string of escaped breaks."""
+    if not isinstance(value, dict):
+        return value if isinstance(value, str) else _dumped(value)
+    return "\n".join(
+        f"{key}:\n{item}"
+        if isinstance(item, str) and "\n" in item
+        else f"{key}: {item if isinstance(item, str) else _dumped(item)}"
+        for key, item in value.items()
+    )
+
+
+def _dumped(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 def untrusted(source: str, text: str) -> JsonObject:

@@ -9,7 +9,6 @@ marked as having seen it (`Safety.mark_untrusted`).
 from __future__ import annotations
 
 from collections.abc import Iterator
-import json
 from typing import Any
 
 from homeassistant.components.conversation import DOMAIN as CONVERSATION_DOMAIN
@@ -28,6 +27,7 @@ from ..engine.phrases import (
     listed,
     phrase,
 )
+from ..engine.untrusted import as_text
 from .builtin import WrappingTool
 from .home import LIVE_CONTEXT, TODO_ITEMS
 from .hub import JarvisTools
@@ -67,8 +67,9 @@ class OutsideContentTool(WrappingTool):
         result = await self.wrapped.async_call(hass, tool_input, llm_context)
         if not self.shows_outside_text(hass, llm_context, result):
             return result
-        text = json.dumps(result, ensure_ascii=False, default=str)
-        fenced = self.hub.untrusted_result(llm_context, f"ha:{self.name}", text)
+        fenced = self.hub.untrusted_result(
+            llm_context, f"ha:{self.name}", as_text(result)
+        )
         return fenced | self.said(tool_input, llm_context, result)
 
     def shows_outside_text(

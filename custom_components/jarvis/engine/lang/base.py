@@ -115,6 +115,8 @@ class Language:
     # What a number counts or measures when said after it, every form written
     # out: "calories", "steps", "euros". Symbols are in `UNIT_SYMBOLS`.
     number_units: tuple[str, ...]
+    # What follows a number that is a level: "percent" of "70 percent".
+    percent_words: tuple[str, ...]
     # The fields below are matched in every language at once: the user's
     # language is not known for sure, and people mix them ("ok", "stop").
     # Phrases are written as said, except where a comment says "patterns":

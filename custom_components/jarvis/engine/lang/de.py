@@ -123,6 +123,7 @@ LANGUAGE = Language(
         "wochen, monat, monate, monaten, jahr, jahre, jahren, uhr, mal, stück, "
         "leute, personen, punkt, punkte, seite, seiten, wörter"
     ),
+    percent_words=words("prozent"),
     stop=words("stopp, halt, abbrechen, vergiss es, egal"),
     remember=(r"merk(?:e)?\s+dir,?(?:\s+dass)?", r"denk daran,?(?:\s+dass)?"),
     forget=(r"vergiss(?:,?\s+dass)?",),
@@ -150,7 +151,9 @@ LANGUAGE = Language(
         "media": words(
             "musik, spiele, lauter, leiser, pausiere, pause, fort, fortsetzen"
         ),
-        "list": words("einkaufsliste, liste, kaufen"),
+        "list": words(
+            "einkaufsliste, liste, kaufen, aufgaben, aufgabe, notiere, aufschreiben"
+        ),
         "vacuum": words("staubsauger, saugen"),
         "fan": words("ventilator, lüfter"),
         "memory": words("merk, merke, erinnere, vergiss"),

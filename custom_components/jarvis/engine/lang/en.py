@@ -130,6 +130,7 @@ LANGUAGE = Language(
         "hrs, day, days, week, weeks, month, months, year, years, am, pm, o'clock, "
         "time, times, people, persons, point, points, page, pages, word, words"
     ),
+    percent_words=words("percent, per cent"),
     stop=words("stop, cancel, never mind, nevermind, forget it, that's all"),
     remember=(r"remember(?:\s+that)?", r"don't forget(?:\s+that)?", "note that"),
     forget=(r"forget(?:\s+about|\s+that)?",),
@@ -166,7 +167,7 @@ LANGUAGE = Language(
             "music, play, pause, resume, volume, louder, quieter, next, previous, "
             "song, track, tv"
         ),
-        "list": words("shopping, list, add, buy, todo"),
+        "list": words("shopping, list, add, buy, todo, tasks, task, note, jot"),
         "vacuum": words("vacuum, clean"),
         "fan": words("fan"),
         "memory": words("remember, recall, forget, know, name"),

@@ -115,6 +115,7 @@ LANGUAGE = Language(
         "minuto, minutos, hora, horas, día, días, semana, semanas, mes, meses, año, "
         "años, vez, veces, personas, punto, puntos, página, páginas, palabras"
     ),
+    percent_words=words("por ciento, porciento"),
     stop=words("para, detente, cancela, olvídalo, déjalo"),
     remember=(r"recuerda(?:\s+que)?", r"no olvides(?:\s+que)?"),
     forget=(r"olvida(?:\s+que)?",),
@@ -139,7 +140,7 @@ LANGUAGE = Language(
         "media": words(
             "música, reproduce, volumen, pausa, pausar, reanuda, reanudar, continúa"
         ),
-        "list": words("compra, lista, añade"),
+        "list": words("compra, lista, añade, tareas, tarea, apunta, anota, apúntame"),
         "vacuum": words("aspiradora"),
         "fan": words("ventilador"),
         "memory": words("recuerda, olvida"),

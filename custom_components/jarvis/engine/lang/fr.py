@@ -117,6 +117,7 @@ LANGUAGE = Language(
         "heure, heures, jour, jours, semaine, semaines, mois, an, ans, année, "
         "années, fois, personnes, point, points, page, pages, mots"
     ),
+    percent_words=words("pour cent, pourcent"),
     stop=words("arrête, annule, laisse tomber, oublie ça"),
     remember=(
         r"souviens-toi(?:\s+que)?",
@@ -141,7 +142,7 @@ LANGUAGE = Language(
         "timer": words("minuterie"),
         "datetime": words("heure, date"),
         "media": words("musique, joue, pause, reprends, reprendre"),
-        "list": words("courses"),
+        "list": words("courses, liste, ajoute, tâches, tâche, note, achète"),
         "vacuum": words("aspirateur"),
         "fan": words("ventilateur"),
         "memory": words("souviens"),

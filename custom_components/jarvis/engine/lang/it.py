@@ -115,6 +115,7 @@ LANGUAGE = Language(
         "giorni, settimana, settimane, mese, mesi, anno, anni, volta, volte, "
         "persone, punto, punti, pagina, pagine, parole"
     ),
+    percent_words=words("per cento, percento"),
     stop=words("stop, basta, annulla, lascia perdere, lascia stare, fermati"),
     remember=(
         r"ricorda(?:ti)?(?:\s+che)?",
@@ -143,7 +144,9 @@ LANGUAGE = Language(
         "timer": words("minuti, secondi, sveglia"),
         "datetime": words("ora, oggi, giorno"),
         "media": words("musica, suona, riproduci, canzone, pausa, riprendi"),
-        "list": words("spesa, lista, aggiungi, compra"),
+        "list": words(
+            "spesa, lista, aggiungi, compra, attività, compiti, annota, segna"
+        ),
         "vacuum": words("aspirapolvere, pulisci"),
         "fan": words("ventilatore"),
         "memory": words("ricorda, ricordati, dimentica"),

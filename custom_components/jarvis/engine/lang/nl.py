@@ -115,6 +115,7 @@ LANGUAGE = Language(
         "dag, dagen, week, weken, maand, maanden, jaar, jaren, keer, maal, mensen, "
         "personen, punt, punten, pagina, pagina's, woorden"
     ),
+    percent_words=words("procent"),
     stop=words(
         "stop, stoppen, hou op, annuleer, laat maar, laat maar zitten, vergeet het"
     ),
@@ -143,7 +144,7 @@ LANGUAGE = Language(
         "timer": words("minuten, seconden, uur, wekker"),
         "datetime": words("tijd, datum, vandaag, klok"),
         "media": words("muziek, speel, pauze, harder, zachter, volgende, hervat"),
-        "list": words("boodschappen, lijst, toevoegen, kopen"),
+        "list": words("boodschappen, lijst, toevoegen, kopen, taken, taak, noteer"),
         "vacuum": words("stofzuiger, stofzuigen"),
         "fan": words("ventilator"),
         "memory": words("onthoud, vergeet, herinner"),

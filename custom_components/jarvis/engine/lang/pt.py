@@ -116,6 +116,7 @@ LANGUAGE = Language(
         "semana, semanas, mês, meses, ano, anos, vez, vezes, pessoas, ponto, "
         "pontos, página, páginas, palavras"
     ),
+    percent_words=words("por cento, porcento"),
     stop=words(
         "para, pare, cancela, cancelar, esquece, deixa para lá, deixa pra lá, chega"
     ),
@@ -149,7 +150,9 @@ LANGUAGE = Language(
         "timer": words("temporizador, minutos, segundos, alarme"),
         "datetime": words("hora, hoje, dia, relógio"),
         "media": words("música, toca, tocar, volume, pausa, próxima, retoma, continua"),
-        "list": words("compras, lista, adiciona, comprar"),
+        "list": words(
+            "compras, lista, adiciona, comprar, tarefas, tarefa, anota, aponta"
+        ),
         "vacuum": words("aspirador"),
         "fan": words("ventoinha, ventilador"),
         "memory": words("lembra, esquece"),

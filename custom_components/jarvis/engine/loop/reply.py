@@ -35,7 +35,14 @@ from ..phrases import (
     phrase,
 )
 from ..planner import REPLY, Plan, PlanStep, make_plan
-from ..router import Route, ToolRouter, fits, is_question, is_small_talk
+from ..router import (
+    Route,
+    ToolRouter,
+    fits,
+    is_question,
+    is_small_talk,
+    stable_start,
+)
 from ..text import any_of
 from ..types import JsonObject, Message, ToolSpec
 from .host import StepHost, say_text
@@ -133,16 +140,16 @@ class ReplyLoop:
             tools = [] if section and memory_question else [*tools, *MEMORY_TOOLS]
         if len(plan.tools) > 1:
             context.append(plan.describe())
-        offered, reasons = self._offered(history, tools, plan, hits)
+        offered, reasons, lead = self._offered(history, tools, plan, hits)
         turn = Turn(
             engine=self.engine,
             system_prompt=system_prompt,
             messages=_digested_history(history, limit),
-            # In the host's order, which small models follow: the text
-            # protocol's example call is the first tool's (HassTurnOn before
-            # GetLiveContext). A tool offered later in the turn goes last,
-            # which keeps the prompt's start for the server's cache.
+            # The router's order: its core first, as the warm-up shows them,
+            # then the rest in the host's order. A tool offered later in the
+            # turn goes last.
             tools={tool.name: tool for tool in offered},
+            lead_tool=lead,
             catalogue=catalogue,
             language=language,
             request=request,
@@ -168,22 +175,24 @@ class ReplyLoop:
         self,
         *,
         system_prompt: str,
+        tools: Sequence[ToolSpec] = (),
         context: Sequence[str] = (),
     ) -> ChatRequest:
         """A one-token request for the prompt's stable prefix, as a turn
-        starts it: the system prompt and the context's first lines. The tools
-        come after the system prompt, and each turn has its own (the router's
-        choice), so the warm-up shows none."""
+        starts it: the system prompt, the tools every turn starts with (the
+        router's core, or the whole catalogue without the router) and the
+        context's first lines."""
+        shown = stable_start(tools) if self._settings.tool_router else list(tools)
         turn = Turn(
             engine=self.engine,
             system_prompt=system_prompt,
             messages=[Message("user", "")],
-            tools={},
-            catalogue=[],
+            tools={tool.name: tool for tool in shown},
+            catalogue=list(tools),
             language=None,
             context=list(context),
         )
-        request = ModelStep(turn, tools_offered=False).build_request()
+        request = ModelStep(turn, tools_offered=bool(shown)).build_request()
         return replace(request, sampling=replace(request.sampling, max_tokens=1))
 
     async def warm_up(self, request: ChatRequest) -> Usage | None:
@@ -201,17 +210,18 @@ class ReplyLoop:
         tools: Sequence[ToolSpec],
         plan: Plan,
         hits: list[str],
-    ) -> tuple[list[ToolSpec], dict[str, str]]:
-        """The tools the turn offers, and why each: the router's allow-list
-        (with the plan's tools, those that failed last turn and the always
-        offered), else the whole catalogue."""
+    ) -> tuple[list[ToolSpec], dict[str, str], str | None]:
+        """The tools the turn offers, why each, and the one the request
+        points to most: the router's allow-list (with the plan's tools, those
+        that failed last turn and the always offered), else the whole
+        catalogue."""
         if not (self._settings.tool_router and tools):
-            return list(tools), {tool.name: "catalogue" for tool in tools}
+            return list(tools), {tool.name: "catalogue" for tool in tools}, None
         keep = [*plan.tools, *failed_last_turn(history), *self._settings.always_offer]
         route = self._route(_routing_text(history), tools, keep, hits)
         # Copies: the turn adds to them, the cached route stays as it was.
         reasons = dict(route.reasons) | dict.fromkeys(plan.tools, "plan")
-        return list(route.tools), reasons
+        return list(route.tools), reasons, route.lead
 
     async def _run_in_time(self, turn: Turn, host: StepHost) -> None:
         """Run the turn within the deadline; past it, what was said stays,

@@ -228,7 +228,7 @@ class ModelStep:
         if shown and not text_mode:
             tools = shown
         elif shown:
-            system = f"{system}\n\n{render_tool_section(shown)}"
+            system = f"{system}\n\n{render_tool_section(shown, turn.lead_tool)}"
         messages = with_context(self._fitted(system, tools), turn.note())
         if not tools:
             messages = render_messages_for_text_protocol(messages)

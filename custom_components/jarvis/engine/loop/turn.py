@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from functools import cache, partial
 from typing import Literal
 
+from ..arguments import backed_by_request, fitting_tool
 from ..digest import MAX_RAW_CHARS, tool_result_text
 from ..grounding import Grounded, HouseView, ground
 from ..memory import MEMORY_TOOLS
@@ -97,6 +98,9 @@ class Turn:
     context: list[str] = field(default_factory=list)
     # The live home the reply's claims are checked against; None: unchecked.
     house: HouseView | None = None
+    # The tool the request points to most: small models copy the shape of
+    # the text protocol's example call, so it is one of this tool.
+    lead_tool: str | None = None
 
     @property
     def text_mode(self) -> bool:
@@ -487,9 +491,15 @@ class Turn:
             }
         if tool.name == TOOL_SEARCH:
             return ToolCall(call.id, tool.name, call.arguments), None
-        args = repair_arguments(
-            tool, {k: v for k, v in call.arguments.items() if v is not None and v != ""}
-        )
+        given = {k: v for k, v in call.arguments.items() if v is not None and v != ""}
+        if (
+            fitting := fitting_tool(tool, given, self.tools.values(), self.request)
+        ) != tool:
+            _LOGGER.info("%s's arguments are %s's", tool.name, fitting.name)
+            tool = fitting
+            taken = tool.parameters.get("properties") or {}
+            given = {k: v for k, v in given.items() if k in taken}
+        args = backed_by_request(tool, repair_arguments(tool, given), self.request)
         call = ToolCall(call.id, tool.name, args)
         if problem := validate_arguments(tool, args):
             return call, {

@@ -1,0 +1,140 @@
+"""A call's arguments against the user's words and the offered tools.
+
+Small models fill every numeric slot they are shown (a light's colour
+temperature 0 beside the brightness asked for), put the level said into the
+wrong slot ("area": "70 por ciento"), and call the first tool listed with
+another tool's arguments (HassTurnOn with "position": 20). The user's digits
+are the same in every language, so the call's numbers are checked against
+them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+import re
+from typing import Any
+
+from .lang import every
+from .text import any_of
+from .types import JsonObject, ToolSpec
+
+# A number on its own: not "light_3", "4K" or a part of "1.2.3".
+_NUMBER_RE = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)?(?!\w|[.,]\d)")
+_PERCENT_RE = re.compile(
+    rf"(?<![\w.,])(\d+)\s*(?:%|\b(?:{any_of(every(lambda pack: pack.percent_words))})\b)",
+    re.IGNORECASE,
+)
+
+
+def said_numbers(text: str) -> list[float]:
+    """The numbers written in a text, as numbers ("21,5" is 21.5)."""
+    return [float(found.replace(",", ".")) for found in _NUMBER_RE.findall(text)]
+
+
+def _is_percentage(schema: Mapping[str, Any]) -> bool:
+    return (
+        schema.get("type") in ("integer", "number")
+        and schema.get("minimum") == 0
+        and schema.get("maximum") == 100
+    )
+
+
+def _numbers_in(value: Any) -> list[float]:
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, (int, float)):
+        return [float(value)]
+    if isinstance(value, str):
+        return said_numbers(value)
+    if isinstance(value, list):
+        return [number for item in value for number in _numbers_in(item)]
+    return []
+
+
+def backed_by_request(tool: ToolSpec, args: JsonObject, request: str) -> JsonObject:
+    """A level tool's call (one percentage argument, 0 to 100) with its
+    numbers checked against the request's; other calls as they are.
+
+    - An optional numeric argument whose number the user never said (or
+      said for another argument) is a guess, and is dropped.
+    - A level the call leaves out is the one the request says: a number
+      with "%" or its language's "percent", or else its only number, unless
+      the call has that number in a name ("speaker 2", "floor 2").
+    """
+    properties: Mapping[str, Any] = tool.parameters.get("properties") or {}
+    levels = [name for name, schema in properties.items() if _is_percentage(schema)]
+    if len(levels) != 1:
+        return args
+    (level_name,) = levels
+    required = set(tool.parameters.get("required") or ())
+    # Each number said backs one argument, the level first: "auf 70 Prozent"
+    # is no colour temperature of 70 as well.
+    unclaimed = said_numbers(request)
+    checked: JsonObject = {}
+    for name in sorted(args, key=lambda name: name != level_name):
+        value = args[name]
+        numeric = (properties.get(name) or {}).get("type") in ("integer", "number")
+        if (
+            not numeric
+            or isinstance(value, bool)
+            or not isinstance(value, (int, float))
+        ):
+            checked[name] = value
+        elif float(value) in unclaimed or name in required:
+            if float(value) in unclaimed:
+                unclaimed.remove(float(value))
+            checked[name] = value
+    if level_name in checked or (level := _said_level(request, checked)) is None:
+        return checked
+    whole = properties[level_name].get("type") == "integer"
+    return checked | {level_name: int(level) if whole else level}
+
+
+def _said_level(request: str, args: JsonObject) -> float | None:
+    """The one level a request says, or None."""
+    percents = {float(found) for found in _PERCENT_RE.findall(request)}
+    if percents:
+        level = percents.pop()
+        return level if not percents and level <= 100 else None
+    said = said_numbers(request)
+    in_names = {number for value in args.values() for number in _numbers_in(value)}
+    if len(said) != 1 or said[0] in in_names or not 0 <= said[0] <= 100:
+        return None
+    return said[0]
+
+
+def fitting_tool(
+    tool: ToolSpec, args: JsonObject, offered: Iterable[ToolSpec], request: str
+) -> ToolSpec:
+    """The offered tool a call's arguments fit: the one called, unless it
+    does not take some of them and exactly one other offered tool takes
+    more of those, with all it requires (HassTurnOn with "position": 20 and
+    a made-up "brightness": 100 is HassSetPosition's call)."""
+    own: Mapping[str, Any] = tool.parameters.get("properties") or {}
+    foreign = [name for name in args if name not in own]
+    if not own or not foreign:
+        return tool
+    said = said_numbers(request)
+
+    def takes(other: ToolSpec) -> int:
+        properties: Mapping[str, Any] = other.parameters.get("properties") or {}
+        if any(name not in args for name in other.parameters.get("required") or ()):
+            return 0
+        return sum(
+            1
+            for name in foreign
+            if name in properties and _backed(args[name], properties[name], said)
+        )
+
+    fits = [(takes(other), other) for other in offered if other.name != tool.name]
+    best = max((score for score, _ in fits), default=0)
+    chosen = [other for score, other in fits if score == best]
+    return chosen[0] if best and len(chosen) == 1 else tool
+
+
+def _backed(value: Any, schema: Mapping[str, Any], said: list[float]) -> bool:
+    """Whether an argument's value may be what the user meant: a number
+    must be one they said."""
+    if schema.get("type") not in ("integer", "number"):
+        return True
+    return isinstance(value, (int, float)) and float(value) in said

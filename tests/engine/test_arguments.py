@@ -1,0 +1,200 @@
+"""A call's arguments against the user's words and the offered tools."""
+
+from __future__ import annotations
+
+import pytest
+
+from custom_components.jarvis.engine.arguments import (
+    backed_by_request,
+    fitting_tool,
+    said_numbers,
+)
+from custom_components.jarvis.engine.llm.base import LLMClient
+from custom_components.jarvis.engine.loop import LocalStepHost
+from custom_components.jarvis.engine.types import JsonObject, Message, ToolSpec
+from tests.engine.test_loop import TOOLS, run_loop
+from tests.scripted_llm import Reply, ScriptedLLMServer
+
+PERCENT = {"type": "integer", "minimum": 0, "maximum": 100}
+LIGHT_SET = ToolSpec(
+    "HassLightSet",
+    "Sets the brightness percentage or color of a light",
+    {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "area": {"type": "string"},
+            "color": {"type": "string"},
+            "temperature": {"type": "integer"},
+            "brightness": PERCENT,
+        },
+    },
+)
+SET_POSITION = ToolSpec(
+    "HassSetPosition",
+    "Sets the position of a device or entity",
+    {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "position": PERCENT},
+        "required": ["position"],
+    },
+)
+TURN_ON = ToolSpec(
+    "HassTurnOn",
+    "Turns on a device",
+    {"type": "object", "properties": {"name": {"type": "string"}}},
+)
+START_TIMER = ToolSpec(
+    "HassStartTimer",
+    "Starts a timer",
+    {"type": "object", "properties": {"minutes": {"type": "integer"}}},
+)
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "request_text", "expected"),
+    [
+        # The level said went into the wrong slot, or nowhere.
+        (
+            LIGHT_SET,
+            {"name": "Lámpara de pie", "area": "70 por ciento"},
+            "quiero la lámpara de pie al 70 por ciento",
+            {"name": "Lámpara de pie", "area": "70 por ciento", "brightness": 70},
+        ),
+        (
+            SET_POSITION,
+            {"name": "Living Room Curtains"},
+            "set the living room curtains to 50",
+            {"name": "Living Room Curtains", "position": 50},
+        ),
+        (
+            LIGHT_SET,
+            {"name": "Deckenlampe"},
+            "stelle die Deckenlampe auf 70 Prozent",
+            {"name": "Deckenlampe", "brightness": 70},
+        ),
+        # Numbers the user never said are guesses.
+        (
+            LIGHT_SET,
+            {"name": "Deckenlampe", "temperature": 0, "brightness": 30},
+            "dimme die Deckenlampe auf 30%",
+            {"name": "Deckenlampe", "brightness": 30},
+        ),
+        # A number in a name is no level; two levels are no one level.
+        (
+            LIGHT_SET,
+            {"name": "Lamp 2", "color": "red"},
+            "make lamp 2 red",
+            {"name": "Lamp 2", "color": "red"},
+        ),
+        (
+            LIGHT_SET,
+            {"name": "Lamp"},
+            "set the lamp to 30% and the fan to 60%",
+            {"name": "Lamp"},
+        ),
+        (
+            LIGHT_SET,
+            {"name": "Lamp"},
+            "set the lamp to 300%",
+            {"name": "Lamp"},
+        ),
+        # One number said fills one slot, the level first.
+        (
+            LIGHT_SET,
+            {"name": "Deckenlampe", "temperature": 70, "brightness": 70},
+            "stelle die Deckenlampe auf 70 Prozent",
+            {"name": "Deckenlampe", "brightness": 70},
+        ),
+        # What the model filled and the user said stays.
+        (
+            LIGHT_SET,
+            {"name": "Lamp", "temperature": 2700},
+            "set the lamp to 2700 kelvin",
+            {"name": "Lamp", "temperature": 2700},
+        ),
+        # Other tools are left alone: "five minutes" has no digits to check.
+        (TURN_ON, {"name": "Kettle"}, "turn on kettle 2", {"name": "Kettle"}),
+        (START_TIMER, {"minutes": 5}, "a timer for five minutes", {"minutes": 5}),
+    ],
+)
+def test_a_level_tools_numbers_are_the_users(
+    tool: ToolSpec, args: JsonObject, request_text: str, expected: JsonObject
+) -> None:
+    assert backed_by_request(tool, args, request_text) == expected
+
+
+def test_said_numbers() -> None:
+    assert said_numbers("set it to 21,5 and 70% on floor 2") == [21.5, 70.0, 2.0]
+    assert said_numbers("light_3 and 4K") == []
+
+
+TURN_ON_AREA = ToolSpec(
+    "HassTurnOn",
+    "Turns on a device",
+    {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "area": {"type": "string"}},
+    },
+)
+OFFERED = [TURN_ON_AREA, SET_POSITION, LIGHT_SET, START_TIMER]
+
+
+@pytest.mark.parametrize(
+    ("args", "request_text", "expected"),
+    [
+        # Another tool's argument, said by the user: that tool's call.
+        (
+            {"name": "Vorhang", "position": 20, "brightness": 100},
+            "stelle den Vorhang auf 20 Prozent",
+            "HassSetPosition",
+        ),
+        ({"name": "Lamp", "brightness": 50}, "lamp on at 50%", "HassLightSet"),
+        # Its own arguments only, or a number nobody said: as called.
+        ({"name": "Lamp", "area": "Kitchen"}, "turn on the lamp", "HassTurnOn"),
+        ({"name": "Lamp", "brightness": 100}, "turn on the lamp", "HassTurnOn"),
+        # Two tools take as much: as called.
+        ({"name": "X", "position": 20, "brightness": 20}, "x to 20", "HassTurnOn"),
+    ],
+)
+def test_a_call_with_another_tools_arguments_is_that_tools(
+    args: JsonObject, request_text: str, expected: str
+) -> None:
+    chosen = fitting_tool(TURN_ON_AREA, args, OFFERED, request_text)
+    assert chosen.name == expected
+
+
+async def test_the_loop_runs_the_call_its_arguments_fit(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B called HassTurnOn with a position: the curtain opened instead."""
+    positions: list[JsonObject] = []
+
+    async def set_position(args: JsonObject) -> JsonObject:
+        positions.append(args)
+        return {"success": True}
+
+    turned_on: list[JsonObject] = []
+
+    async def turn_on(args: JsonObject) -> JsonObject:
+        turned_on.append(args)
+        return {"success": True}
+
+    host = LocalStepHost({"HassTurnOn": turn_on, "HassSetPosition": set_position})
+    scripted_llm.script(
+        Reply(
+            content='{"name": "HassTurnOn", "arguments": '
+            '{"name": "Vorhang", "position": 20, "brightness": 100}}'
+        ),
+        Reply(content="Erledigt."),
+    )
+    await run_loop(
+        client,
+        host,
+        model="qwen2.5-coder:0.5b",
+        tools=[*TOOLS, SET_POSITION],
+        history=[Message("user", "stelle den Vorhang auf 20 Prozent")],
+        language="de",
+    )
+    assert positions == [{"name": "Vorhang", "position": 20}]
+    assert turned_on == []
