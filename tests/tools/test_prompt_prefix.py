@@ -128,13 +128,14 @@ async def test_warm_up_at_start_and_after_the_home_changes(
     (started,) = scripted_llm.warm_ups
     scripted_llm.script(Reply(content="Why did the lamp blink?"))
     await _ask(hass, agent, None)
-    (system, tools, said), (turn_system, _, turn_said) = map(
+    (system, tools, said), (turn_system, turn_tools, turn_said) = map(
         _parts, [started, *scripted_llm.chat_requests]
     )
-    # The router picks each turn's tools (HA's default): the system prompt
-    # and the context's start are what every turn shares.
+    # The system prompt, the tools every turn starts with and the context's
+    # start are what every turn shares.
     assert system == turn_system
-    assert tools == []
+    assert tools
+    assert turn_tools[: len(tools)] == tools
     # No satellite: no context, the request as the user said it.
     assert (said, turn_said) == ("", "tell me a joke")
 
