@@ -137,6 +137,7 @@ def test_dates_and_clock_times_are_not_phone_numbers(text: str) -> None:
     "text",
     [
         "first_token_s: 0.123456789, duration_s: 12.3456789",
+        "first_token_s: 0.4111111111111111",
         "Home Assistant 2026.11.0 and 2024.11.3",
         "server at 192.168.1.10 and 10.0.0.138",
     ],

@@ -31,7 +31,8 @@ SECRET = "[secret]"
 PLACEHOLDERS = (SECRET, "[card]", "[iban]", "[email]", "[phone]")
 
 _EMAIL_RE = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
-_CARD_RE = re.compile(r"\b(?:\d[ -]?){12,18}\d\b")
+# Not the fraction of a decimal ("0.4123456789012345" seconds in a turn record).
+_CARD_RE = re.compile(r"(?<![\d.,])(?:\d[ -]?){12,18}\d\b(?![.,]\d)")
 _IBAN_RE = re.compile(
     r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b", re.I
 )
