@@ -165,10 +165,11 @@ async def test_call_written_as_text_runs_and_switches_protocol(
     assert result.text == "Done, the light is on."
     assert "use:" not in "".join(host.text_deltas)
     assert result.protocol == "text"
-    # After a successful call a text-protocol model is asked only for the answer.
+    # After a successful call a text-protocol model is asked only for the
+    # answer, its tools listed as before so the server's cache keeps them.
     answer = scripted_llm.chat_requests[1]["json"]
     assert not answer.get("tools")
-    assert "Available tools:" not in answer["messages"][0]["content"]
+    assert "Available tools:" in answer["messages"][0]["content"]
     assert answer["messages"][-1]["content"] == ANSWER_INSTRUCTION
     # The agent stays on the text protocol for later conversations.
     scripted_llm.script(Reply(content="Hello."))

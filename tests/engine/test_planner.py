@@ -195,7 +195,8 @@ async def test_text_protocol_runs_a_resolved_plan_without_the_chat_model(
     assert [call.purpose for call in result.calls] == ["plan", "answer"]
     answer = scripted_llm.chat_requests[1]["json"]
     assert not answer.get("tools")
-    assert "Available tools" not in answer["messages"][0]["content"]
+    # The tools stay listed, as a step with tools lists them: the same start.
+    assert "Available tools" in answer["messages"][0]["content"]
     assert answer["messages"][-1]["content"] == ANSWER_INSTRUCTION
 
 

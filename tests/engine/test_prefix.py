@@ -116,3 +116,30 @@ def test_cached_prompt_tokens_are_read_from_openai_usage() -> None:
     usage = _usage({"prompt_tokens": 500, "completion_tokens": 8})
     assert usage is not None
     assert usage.cached_tokens is None
+
+
+async def test_a_tool_free_step_keeps_the_prompts_start(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    """The answer step after a call lists the same tools as the call's step
+    (text protocol): the server reads only what is new, and a call written
+    in the answer step is not run."""
+    scripted_llm.script(
+        Reply(content='{"name": "GetLiveContext", "arguments": {}}'),
+        Reply(content='{"name": "HassTurnOn", "arguments": {"name": "kitchen"}}'),
+        Reply(content="The kitchen light is off."),
+    )
+    host, turned_on = make_host()
+    result = await _loop(client, "qwen2.5-coder:0.5b").run(
+        system_prompt=SYSTEM,
+        history=[Message("user", "is the kitchen light on?")],
+        tools=CATALOGUE,
+        host=host,
+    )
+    (step, answer, repair) = [
+        _parts(request)[0] for request in scripted_llm.chat_requests
+    ]
+    assert "Available tools:" in step
+    assert answer == step == repair
+    assert turned_on == []
+    assert result.text == "The kitchen light is off."

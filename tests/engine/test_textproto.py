@@ -165,3 +165,19 @@ def test_the_example_call_is_one_of_the_tool_the_request_points_to() -> None:
         'Example: {"name": "HassListAddItem", "arguments": {"item": "..."}}'
     )
     assert 'Example: {"name": "HassLightSet"' in render_tool_section([SPEC, add])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"name": "HassMediaUnpause", "arguments": {"name": "Fernseher", '
+        '"device_class": "tv"}',
+        '{"name": "HassMediaUnpause", "arguments": {"name": "Fernseher"',
+        '{"name": "HassMediaUnpause", "arguments": {"name": "Fernseher"}\n',
+    ],
+)
+def test_a_call_whose_closing_brackets_never_came_is_read(text: str) -> None:
+    parsed = parse_text_reply(text)
+    assert [name for name, _ in parsed.calls] == ["HassMediaUnpause"]
+    assert parsed.calls[0][1]["name"] == "Fernseher"
+    assert parsed.prose == ""

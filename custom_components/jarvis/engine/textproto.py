@@ -144,23 +144,37 @@ def _next_open(text: str, index: int) -> int:
 
 
 def _lenient_decode(text: str, start: int) -> tuple[Any, int]:
-    """Accept the commonest small-model slips: single quotes, trailing commas."""
-    depth = 0
+    """Accept the commonest small-model slips: single quotes, trailing commas,
+    and a call whose closing brackets never came (0.5B stopped after
+    `"device_class": "tv"}`)."""
+    closers: list[str] = []
+    quoted = False
     for pos in range(start, len(text)):
-        if text[pos] in "{[":
-            depth += 1
-        elif text[pos] in "}]":
-            depth -= 1
-            if depth == 0:
-                candidate = text[start : pos + 1]
-                repaired = re.sub(r",\s*([}\]])", r"\1", candidate)
-                if '"' not in repaired:
-                    repaired = repaired.replace("'", '"')
-                try:
-                    return json.loads(repaired), pos + 1
-                except json.JSONDecodeError:
-                    return None, start
+        char = text[pos]
+        if quoted:
+            quoted = char != '"' or text[pos - 1] == "\\"
+        elif char == '"':
+            quoted = True
+        elif char in "{[":
+            closers.append("}" if char == "{" else "]")
+        elif char in "}]":
+            if not closers or closers.pop() != char:
+                return None, start
+            if not closers:
+                return _repaired(text[start : pos + 1]), pos + 1
+    if closers and not quoted and not text[start:].rstrip().endswith((",", ":")):
+        return _repaired(text[start:].rstrip() + "".join(reversed(closers))), len(text)
     return None, start
+
+
+def _repaired(candidate: str) -> Any:
+    repaired = re.sub(r",\s*([}\]])", r"\1", candidate)
+    if '"' not in repaired:
+        repaired = repaired.replace("'", '"')
+    try:
+        return json.loads(repaired)
+    except json.JSONDecodeError:
+        return None
 
 
 def _calls_in_json_values(values: Sequence[Any]) -> Iterator[tuple[str, JsonObject]]:

@@ -223,11 +223,15 @@ class ModelStep:
         turn = self._turn
         settings = turn.engine.settings
         system = turn.system_prompt
-        shown = turn.shown_tools() if self._tools_offered else []
+        shown = turn.shown_tools()
         tools: list[ToolSpec] | None = None
-        if shown and not text_mode:
+        if shown and self._tools_offered and not text_mode:
             tools = shown
-        elif shown:
+        elif shown and (text_mode or turn.text_mode):
+            # A tool-free step on the text protocol keeps the turn's tool
+            # section, so the server's cache keeps the prompt's start (its
+            # reply is read as words only): 0.5B re-read 300 tokens of tool
+            # lines on a 2-core CPU after each answer step.
             system = f"{system}\n\n{render_tool_section(shown, turn.lead_tool)}"
         messages = with_context(self._fitted(system, tools), turn.note())
         if not tools:
