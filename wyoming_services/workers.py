@@ -12,6 +12,8 @@ import os
 import threading
 from typing import Any, Final
 
+from .memory import release_free_memory
+
 _LOGGER = logging.getLogger(__name__)
 
 IDLE_SECONDS: Final = 60.0
@@ -44,6 +46,8 @@ class WorkerPool:
     (priority <= 0), so one that arrives while the others are busy with long jobs
     starts at once. All start at once (the first requests find them ready); each
     ends after `idle_seconds` without a job, and busy moments start them again.
+    Whenever the last running job ends with none queued, the memory malloc holds
+    free goes back to the system (about 3 ms after a sentence of speech).
     """
 
     def __init__(
@@ -66,6 +70,7 @@ class WorkerPool:
         self._most = {False: workers - reserved, True: reserved}
         self._threads: dict[bool, set[threading.Thread]] = {False: set(), True: set()}
         self._waiting = {False: 0, True: 0}
+        self._running = 0
         with self._ready:
             for urgent_only, most in self._most.items():
                 for _ in range(most):
@@ -131,6 +136,7 @@ class WorkerPool:
         with self._ready:
             while True:
                 if self._jobs and (not urgent_only or self._jobs[0][0] <= 0):
+                    self._running += 1
                     return heapq.heappop(self._jobs)[2]
                 if idle or (self._closed and (urgent_only or not self._jobs)):
                     break
@@ -144,18 +150,26 @@ class WorkerPool:
 
     def _work(self, urgent_only: bool) -> None:
         while (job := self._next(urgent_only)) is not None:
-            if job.future.cancelled():
-                continue
-            result: Any = None
-            error: BaseException | None = None
-            try:
-                result = job.func(*job.args)
-            except BaseException as err:  # handed to the awaiting coroutine
-                error = err
-            try:
-                job.loop.call_soon_threadsafe(_settle, job.future, result, error)
-            except RuntimeError:
-                _LOGGER.debug("Event loop closed before a job finished")
+            if not job.future.cancelled():
+                self._run(job)
+            with self._ready:
+                self._running -= 1
+                idle = not self._running and not self._jobs
+            if idle:
+                release_free_memory()
+
+    @staticmethod
+    def _run(job: _Job) -> None:
+        result: Any = None
+        error: BaseException | None = None
+        try:
+            result = job.func(*job.args)
+        except BaseException as err:  # handed to the awaiting coroutine
+            error = err
+        try:
+            job.loop.call_soon_threadsafe(_settle, job.future, result, error)
+        except RuntimeError:
+            _LOGGER.debug("Event loop closed before a job finished")
 
 
 class ObjectPool[T]:

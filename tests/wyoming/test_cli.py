@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 import signal
 import subprocess
@@ -38,7 +39,7 @@ def test_upstream_flags(service: str) -> None:
 
 
 @pytest.fixture
-def all_server(socket_enabled: None) -> Iterator[int]:
+def all_server(socket_enabled: None) -> Iterator[tuple[int, subprocess.Popen[str]]]:
     port = free_port(HOST)
     process = subprocess.Popen(
         [
@@ -52,21 +53,29 @@ def all_server(socket_enabled: None) -> Iterator[int]:
         text=True,
     )  # fmt: skip
     try:
-        yield port
+        yield port, process
     finally:
         process.send_signal(signal.SIGTERM)
         _, stderr = process.communicate(timeout=30)
         assert process.returncode == 0, stderr
 
 
-async def test_all_in_one_process(all_server: int) -> None:
-    info = await wait_until_serving(all_server)
+async def test_all_in_one_process(
+    all_server: tuple[int, subprocess.Popen[str]],
+) -> None:
+    port, process = all_server
+    info = await wait_until_serving(port)
     assert [info.asr[0].name, info.tts[0].name, info.wake[0].name] == [
         "jarvis-faster-whisper",
         "jarvis-piper",
         "jarvis-wakeword",
     ]
-    assert (await synthesize(all_server, "Hello.")).audio
+    assert (await synthesize(port, "Hello.")).audio
+    # An open connection (idle for up to 300 s) does not hold up stopping.
+    _, writer = await asyncio.open_connection(HOST, port)
+    process.send_signal(signal.SIGTERM)
+    await asyncio.to_thread(process.wait, 10)
+    writer.close()
 
 
 def test_zeroconf_host() -> None:

@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import threading
 
+import pytest
+
+from wyoming_services import workers
 from wyoming_services.workers import ObjectPool, WorkerPool
 
 
@@ -60,6 +63,30 @@ async def test_threads_end_when_idle_and_start_when_needed() -> None:
     finally:
         gate.set()
         pool.close()
+
+
+async def test_free_memory_released_when_the_last_job_ends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    releases: list[float] = []
+    released = threading.Event()
+
+    def release() -> None:
+        releases.append(0.0)
+        released.set()
+
+    monkeypatch.setattr(workers, "release_free_memory", release)
+    pool = WorkerPool("test", workers=1)
+    gate = threading.Event()
+    try:
+        jobs = [pool.submit(gate.wait, 10) for _ in range(3)]
+        gate.set()
+        await asyncio.gather(*jobs)
+        assert await asyncio.to_thread(released.wait, 5)
+    finally:
+        pool.close()
+    # Not after the first two jobs: the others were still queued.
+    assert len(releases) == 1
 
 
 def test_object_pool_keeps_a_few() -> None:

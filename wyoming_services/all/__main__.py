@@ -7,7 +7,7 @@ import contextlib
 from functools import partial
 
 from .. import stt, tts, wake
-from ..server import base_parser, serve, setup_logging
+from ..server import base_parser, serve, setup
 from . import AllEventHandler, Services
 
 
@@ -21,7 +21,7 @@ def main() -> None:
     for service in (stt, tts, wake):
         service.add_arguments(parser)
     args = parser.parse_args()
-    setup_logging(args)
+    setup(args)
     services = Services(
         stt.SttService(args), tts.TtsService(args), wake.WakeService(args)
     )

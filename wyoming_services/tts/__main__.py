@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 from functools import partial
 
-from ..server import base_parser, serve, setup_logging
+from ..server import base_parser, serve, setup
 from . import TtsEventHandler, TtsService, add_arguments
 
 
@@ -15,7 +15,7 @@ def main() -> None:
     parser = base_parser("Jarvis text-to-speech", "tcp://0.0.0.0:10200", "jarvis-tts")
     add_arguments(parser)
     args = parser.parse_args()
-    setup_logging(args)
+    setup(args)
     service = TtsService(args)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve(args, partial(TtsEventHandler, service)))

@@ -174,6 +174,9 @@ class VoiceLibrary:
         # which shares the CPU between clients better than intra-op threads do.
         options.intra_op_num_threads = self._threads
         options.inter_op_num_threads = 1
+        # ONNX Runtime's arena keeps the peak of the longest sentence ever spoken
+        # (160 MiB for 30 words) for good; without it, that memory is freed.
+        options.enable_cpu_mem_arena = False
         config = read_config(files.config)
         piper = PiperVoice(
             config=PiperConfig.from_dict(config),

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 from functools import partial
 
-from ..server import base_parser, serve, setup_logging
+from ..server import base_parser, serve, setup
 from . import WakeEventHandler, WakeService, add_arguments
 
 
@@ -17,7 +17,7 @@ def main() -> None:
     )
     add_arguments(parser)
     args = parser.parse_args()
-    setup_logging(args)
+    setup(args)
     service = WakeService(args)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve(args, partial(WakeEventHandler, service)))
