@@ -22,6 +22,7 @@ from custom_components.jarvis.engine.loop import (
     ReplyLoop,
     TextDelta,
 )
+from custom_components.jarvis.engine.loop.turn import REPAIR_INSTRUCTION
 from custom_components.jarvis.engine.phrases import (
     DONE,
     LLM_UNAVAILABLE,
@@ -839,3 +840,28 @@ async def test_a_turn_ends_at_its_deadline_and_the_next_works(
     host, _ = make_host()
     later = await run_loop(client, host)
     assert later.text == "The light is on."
+
+
+async def test_a_call_of_no_known_tool_for_chit_chat_is_a_reply(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    """A request with no tool's words is shown the core tools only in case:
+    0.5B called "SayHello" for "say hello to my friend Anna" three times,
+    then apologised. Jarvis asks it for words at once."""
+    scripted_llm.script(
+        Reply(content='{"name": "SayHello", "arguments": {"name": "Anna"}}'),
+        Reply(content="Hello, Anna!"),
+    )
+    host, calls = make_host()
+    result = await run_loop(
+        client,
+        host,
+        model="qwen2.5-coder:0.5b",
+        history=[Message("user", "say hello to my friend Anna")],
+        tool_router=True,
+    )
+    assert result.text == "Hello, Anna!"
+    assert result.tool_calls == []
+    assert calls == []
+    repair = scripted_llm.chat_requests[1]["json"]["messages"][-1]["content"]
+    assert repair == REPAIR_INSTRUCTION

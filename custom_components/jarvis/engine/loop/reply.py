@@ -140,7 +140,7 @@ class ReplyLoop:
             tools = [] if section and memory_question else [*tools, *MEMORY_TOOLS]
         if len(plan.tools) > 1:
             context.append(plan.describe())
-        offered, reasons, lead = self._offered(history, tools, plan, hits)
+        offered, reasons, route = self._offered(history, tools, plan, hits)
         turn = Turn(
             engine=self.engine,
             system_prompt=system_prompt,
@@ -149,7 +149,8 @@ class ReplyLoop:
             # then the rest in the host's order. A tool offered later in the
             # turn goes last.
             tools={tool.name: tool for tool in offered},
-            lead_tool=lead,
+            lead_tool=route.lead if route else None,
+            chit_chat=bool(route and route.fell_open),
             catalogue=catalogue,
             language=language,
             request=request,
@@ -210,18 +211,17 @@ class ReplyLoop:
         tools: Sequence[ToolSpec],
         plan: Plan,
         hits: list[str],
-    ) -> tuple[list[ToolSpec], dict[str, str], str | None]:
-        """The tools the turn offers, why each, and the one the request
-        points to most: the router's allow-list (with the plan's tools, those
-        that failed last turn and the always offered), else the whole
-        catalogue."""
+    ) -> tuple[list[ToolSpec], dict[str, str], Route | None]:
+        """The tools the turn offers, why each, and the router's route: its
+        allow-list (with the plan's tools, those that failed last turn and
+        the always offered), else the whole catalogue and no route."""
         if not (self._settings.tool_router and tools):
             return list(tools), {tool.name: "catalogue" for tool in tools}, None
         keep = [*plan.tools, *failed_last_turn(history), *self._settings.always_offer]
         route = self._route(_routing_text(history), tools, keep, hits)
         # Copies: the turn adds to them, the cached route stays as it was.
         reasons = dict(route.reasons) | dict.fromkeys(plan.tools, "plan")
-        return list(route.tools), reasons, route.lead
+        return list(route.tools), reasons, route
 
     async def _run_in_time(self, turn: Turn, host: StepHost) -> None:
         """Run the turn within the deadline; past it, what was said stays,

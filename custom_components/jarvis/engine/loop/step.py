@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Sequence
 from contextlib import aclosing
+from dataclasses import replace
 import json
 import time
 from typing import Literal, Protocol
@@ -161,6 +162,12 @@ class ModelStep:
         )
 
         parsed = parse_text_reply(strip_think(gate.held))
+        if turn.chit_chat:
+            # Shown tools only in case, a model that calls one no catalogue
+            # has ("SayHello" for "say hello to Anna") meant to reply.
+            parsed = replace(
+                parsed, calls=[c for c in parsed.calls if turn.knows(c[0])]
+            )
         if self._native_calls:
             # The same call twice in one step runs once (text calls too, below).
             native: dict[str, ToolCall] = {}

@@ -101,10 +101,21 @@ class Turn:
     # The tool the request points to most: small models copy the shape of
     # the text protocol's example call, so it is one of this tool.
     lead_tool: str | None = None
+    # No tool's words in the request: it was shown the core tools only in
+    # case it needs them.
+    chit_chat: bool = False
 
     @property
     def text_mode(self) -> bool:
         return self.engine.protocols.is_text(self.engine.settings.model)
+
+    def knows(self, name: str) -> bool:
+        """Whether a tool of this name is offered or in the catalogue."""
+        name = normalize_tool_name(name)
+        return (
+            find_tool(name, self.tools.values()) is not None
+            or find_tool(name, self.catalogue) is not None
+        )
 
     def shown_tools(self) -> list[ToolSpec]:
         """The offered tools, in the order they were offered."""
