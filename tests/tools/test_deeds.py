@@ -6,7 +6,8 @@ from homeassistant.core import HomeAssistant
 import pytest
 
 from custom_components.jarvis.engine.phrases import DID, actions, did_reply
-from custom_components.jarvis.tools.deeds import deeds
+from custom_components.jarvis.safety.effects import Call
+from custom_components.jarvis.tools.deeds import deeds, said_service
 
 
 @pytest.mark.parametrize(
@@ -33,6 +34,22 @@ async def test_what_an_intent_did_is_said_in_the_users_language(
         {"friendly_name": entity_id.split(".")[1].title().replace("Tv", "TV")},
     )
     done = deeds(hass, [(entity_id, service)])
+    assert did_reply([actions(done, DID, language)], language) == said
+
+
+@pytest.mark.parametrize(
+    ("muted", "language", "said"),
+    [
+        (True, "es", "Hecho, he silenciado TV."),
+        (False, "en", "Done, I unmuted TV."),
+    ],
+)
+async def test_muting_and_unmuting_are_told_apart_by_their_data(
+    hass: HomeAssistant, muted: bool, language: str, said: str
+) -> None:
+    hass.states.async_set("media_player.tv", "playing", {"friendly_name": "TV"})
+    call = Call("media_player", "volume_mute", {"is_volume_muted": muted})
+    done = deeds(hass, [("media_player.tv", said_service(call))])
     assert did_reply([actions(done, DID, language)], language) == said
 
 

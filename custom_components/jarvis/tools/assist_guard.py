@@ -45,7 +45,7 @@ from ..safety.effects import Call
 from ..safety.holds import run_calls, user_text
 from ..safety.policy import assess
 from .builtin import FailSafeTool, WrappingTool, replace_tools
-from .deeds import acted_on, deeds, describe
+from .deeds import acted_on, deeds, describe, said_service
 from .hub import DATA_TOOLS, JarvisTools
 from .outside import outside_content_tool
 from .targets import Answer, intent_constraints, repair_targets
@@ -190,6 +190,9 @@ def _target(
     for key, info in (handler.optional_slots or {}).items():
         if value := intent_obj.slots.get(key):
             data[info.service_data_name or key] = value["value"]
+    # HA's mute and unmute handlers set this slot themselves, over the model's.
+    if isinstance(muted := getattr(handler, "is_volume_muted", None), bool):
+        data["is_volume_muted"] = muted
     return Target(state, Call(domain, service, data))
 
 
@@ -326,7 +329,7 @@ def target_deeds(
     """What the calls do to the targets, said the way people say it."""
     return deeds(
         hass,
-        [(t.state.entity_id, t.call.service) for t in targets],
+        [(t.state.entity_id, said_service(t.call)) for t in targets],
         slots.get("position", {}).get("value"),
     )
 
@@ -469,7 +472,7 @@ def _with_did_phrase(
     entity it acted on (the reply loop may then say it instead of the model)."""
     if result.get("response_type") != "action_done":
         return result
-    services = {t.state.entity_id: t.call.service for t in reached}
+    services = {t.state.entity_id: said_service(t.call) for t in reached}
     calls = [(entity_id, services.get(entity_id, "")) for entity_id in acted_on(result)]
     if calls and (acts := deeds(hass, calls)):
         return result | {DID_FIELD: DidPhrase(actions(acts, DID, language))}

@@ -29,6 +29,8 @@ _PLAIN_VERBS = {
     ("vacuum", "return_to_base"): "dock",
     ("media_player", "media_pause"): "pause",
     ("media_player", "media_play"): "resume",
+    ("media_player", "mute"): "mute",
+    ("media_player", "unmute"): "unmute",
 }
 # "Turned on" the doorbell would be wrong: HA presses buttons.
 _NOT_ON_OFF = frozenset({"button", "input_button"})
@@ -42,6 +44,14 @@ def _verb(domain: str, service: str) -> str | None:
     if domain in _NOT_ON_OFF or service not in ("turn_on", "turn_off"):
         return None
     return service
+
+
+def said_service(call: Call) -> str:
+    """A call's service as `deeds` tells them apart: muting and unmuting are
+    one service, told apart by its data."""
+    if (call.domain, call.service) == ("media_player", "volume_mute"):
+        return "mute" if call.data.get("is_volume_muted") else "unmute"
+    return call.service
 
 
 def deeds(

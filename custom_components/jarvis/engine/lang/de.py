@@ -37,6 +37,8 @@ LANGUAGE = Language(
         "pause": "{target} pausiert",
         "resume": "{target} fortgesetzt",
         "dock": "{target} zur Ladestation geschickt",
+        "mute": "{target} stummgeschaltet",
+        "unmute": "den Ton von {target} wieder eingeschaltet",
     },
     list_and=" und ",
     list_or=" oder ",

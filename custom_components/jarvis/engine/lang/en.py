@@ -37,6 +37,8 @@ LANGUAGE = Language(
         "pause": "paused {target}",
         "resume": "resumed {target}",
         "dock": "sent {target} back to its dock",
+        "mute": "muted {target}",
+        "unmute": "unmuted {target}",
     },
     list_and=" and ",
     list_or=" or ",

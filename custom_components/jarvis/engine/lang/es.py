@@ -37,6 +37,8 @@ LANGUAGE = Language(
         "pause": "pausado {target}",
         "resume": "reanudado {target}",
         "dock": "enviado {target} a su base",
+        "mute": "silenciado {target}",
+        "unmute": "quitado el silencio a {target}",
     },
     list_and=" y ",
     list_or=" o ",

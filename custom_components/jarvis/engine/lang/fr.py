@@ -37,6 +37,8 @@ LANGUAGE = Language(
         "pause": "mis en pause {target}",
         "resume": "repris {target}",
         "dock": "renvoyé {target} à sa base",
+        "mute": "coupé le son de {target}",
+        "unmute": "remis le son de {target}",
     },
     list_and=" et ",
     list_or=" ou ",

@@ -37,6 +37,8 @@ LANGUAGE = Language(
         "pause": "messo in pausa {target}",
         "resume": "ripreso {target}",
         "dock": "rimandato {target} alla base",
+        "mute": "silenziato {target}",
+        "unmute": "riattivato l'audio di {target}",
     },
     list_and=" e ",
     list_or=" o ",

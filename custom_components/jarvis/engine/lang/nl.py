@@ -34,6 +34,8 @@ LANGUAGE = Language(
         "pause": "{target} gepauzeerd",
         "resume": "{target} hervat",
         "dock": "{target} teruggestuurd naar het dock",
+        "mute": "{target} gedempt",
+        "unmute": "het geluid van {target} weer aangezet",
     },
     list_and=" en ",
     list_or=" of ",

@@ -37,6 +37,8 @@ LANGUAGE = Language(
         "pause": "pausei {target}",
         "resume": "retomei {target}",
         "dock": "mandei {target} de volta à base",
+        "mute": "silenciei {target}",
+        "unmute": "reativei o som de {target}",
     },
     list_and=" e ",
     list_or=" ou ",
