@@ -253,3 +253,18 @@ def test_the_route_leads_with_the_tool_the_request_points_to_most() -> None:
     assert route.lead == "HassShoppingListAddItem"
     assert [tool.name for tool in route.tools][:3] == CORE
     assert ToolRouter().route("xyzzy", CATALOGUE).lead is None
+
+
+@pytest.mark.parametrize(
+    ("text", "lead"),
+    [
+        # "Prozent" is a level, as "%" is; "auf" (open) ties with it.
+        ("stelle den Vorhang auf 20 Prozent", "HassSetPosition"),
+        ("stelle die Lautstärke vom Fernseher auf 40 Prozent", "HassSetVolume"),
+        ("stelle die Deckenlampe auf 70 Prozent", "HassLightSet"),
+        ("turn off the tv", "HassTurnOff"),
+        ("turn on the bedroom lamp", "HassTurnOn"),
+    ],
+)
+def test_a_level_said_in_words_leads_to_a_level_tool(text: str, lead: str) -> None:
+    assert ToolRouter().route(text, CATALOGUE).lead == lead

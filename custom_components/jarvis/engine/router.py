@@ -38,13 +38,21 @@ _SIGNS: Mapping[str, tuple[str, ...]] = {
 }
 
 
+_STOPWORDS = frozenset(every(lambda pack: pack.stopwords))
+# "Prozent", "percent": a level, whatever kind of device, as "%" is.
+_PERCENT_WORDS = tuple(
+    phrase.split()[-1] for phrase in every(lambda pack: pack.percent_words)
+)
+
+
 def _topic_words(topic: str) -> tuple[str, ...]:
-    return every(lambda pack: pack.tool_topics[topic]) + _SIGNS.get(topic, ())
+    signs = _SIGNS.get(topic, ())
+    levels = _PERCENT_WORDS if "%" in signs else ()
+    return every(lambda pack: pack.tool_topics[topic]) + signs + levels
 
 
 _LEXICON = {topic: _topic_words(topic) for topic in LANGUAGES[0].tool_topics}
 _CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_STOPWORDS = frozenset(every(lambda pack: pack.stopwords))
 
 
 # The persona answers to the wake word's name (persona.py).
@@ -218,7 +226,20 @@ class ToolRouter:
         core = core_tools(catalogue)
         if not chosen:
             return _core_route(core) if core else _whole(catalogue)
-        lead = scored[0][2].name if scored[0][0] > 0 else None
+        # Of the best, a specific tool leads: the core is there anyway.
+        best = scored[0][0]
+        lead = (
+            next(
+                (
+                    tool.name
+                    for score, _, tool in scored
+                    if score == best and tool not in core
+                ),
+                scored[0][2].name,
+            )
+            if best > 0
+            else None
+        )
         for tool in core:
             chosen.setdefault(tool.name, "core")
         return _route_of(catalogue, chosen, first=core, lead=lead)
