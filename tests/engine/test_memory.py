@@ -158,20 +158,10 @@ async def test_a_remembered_code_is_withheld_and_the_user_told(
     said: str,
     kept: str,
 ) -> None:
-    backend = DictBackend()
-    memory = LongTermMemory(backend)
-    loop = ReplyLoop(client, LoopSettings(model="test-model"), memory=memory)
-    result = await loop.run(
-        system_prompt="You are Jarvis.",
-        history=[Message("user", said)],
-        tools=TOOLS,
-        host=LocalStepHost({}),
-        language=language,
-        user="u1",
-    )
-    assert result.text == REMEMBERED_WITHOUT_SECRET[language]
-    assert result.text != REMEMBERED[language]
-    assert [f["text"] for f in backend.saved["facts"]["u1"]] == [kept]
+    text, facts = await _remembered(client, language, said)
+    assert text == REMEMBERED_WITHOUT_SECRET[language]
+    assert text != REMEMBERED[language]
+    assert facts == [kept]
     assert scripted_llm.chat_requests == []
 
 
@@ -196,6 +186,15 @@ async def test_a_number_that_is_plainly_no_secret_is_remembered(
     said: str,
     kept: str,
 ) -> None:
+    text, facts = await _remembered(client, language, said)
+    assert text == REMEMBERED[language]
+    assert facts == [kept]
+
+
+async def _remembered(
+    client: LLMClient, language: str, said: str
+) -> tuple[str, list[str]]:
+    """What Jarvis says to "remember …" from user u1, and the facts it kept."""
     backend = DictBackend()
     loop = ReplyLoop(
         client, LoopSettings(model="test-model"), memory=LongTermMemory(backend)
@@ -208,8 +207,7 @@ async def test_a_number_that_is_plainly_no_secret_is_remembered(
         language=language,
         user="u1",
     )
-    assert result.text == REMEMBERED[language]
-    assert [f["text"] for f in backend.saved["facts"]["u1"]] == [kept]
+    return result.text, [fact["text"] for fact in backend.saved["facts"]["u1"]]
 
 
 async def test_the_memory_tool_tells_the_model_a_code_was_not_kept() -> None:
