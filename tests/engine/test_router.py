@@ -9,9 +9,9 @@ from custom_components.jarvis.engine.router import (
     ToolRouter,
     command_part,
     command_parts,
+    core_tools,
     is_small_talk,
     joins_commands,
-    stable_start,
 )
 from custom_components.jarvis.engine.types import ToolSpec
 
@@ -103,7 +103,7 @@ def test_router_keeps_the_right_tool(request_text: str, expected: str) -> None:
 def test_every_route_starts_as_the_warm_up_does() -> None:
     """The core tools come first in every route, in one order, so a
     server's prompt cache holds the prompt up to their end."""
-    start = [tool.name for tool in stable_start(CATALOGUE)]
+    start = [tool.name for tool in core_tools(CATALOGUE)]
     assert start == CORE
     for text in ("pause the music", "what is the temperature?", "xyzzy"):
         names = [tool.name for tool in ToolRouter().route(text, CATALOGUE).tools]

@@ -226,23 +226,9 @@ class ToolRouter:
         core = core_tools(catalogue)
         if not chosen:
             return _core_route(core) if core else _whole(catalogue)
-        # Of the best, a specific tool leads: the core is there anyway.
-        best = scored[0][0]
-        lead = (
-            next(
-                (
-                    tool.name
-                    for score, _, tool in scored
-                    if score == best and tool not in core
-                ),
-                scored[0][2].name,
-            )
-            if best > 0
-            else None
-        )
         for tool in core:
             chosen.setdefault(tool.name, "core")
-        return _route_of(catalogue, chosen, first=core, lead=lead)
+        return _route_of(catalogue, chosen, first=core, lead=_lead(scored, core))
 
     def search(
         self, query: str, catalogue: Sequence[ToolSpec], limit: int = 3
@@ -256,7 +242,8 @@ class ToolRouter:
 
 
 def core_tools(catalogue: Sequence[ToolSpec]) -> list[ToolSpec]:
-    """The catalogue's core tools (on, off, live states), in its order."""
+    """The catalogue's core tools (on, off, live states), in its order: what
+    every route starts with, and a warm-up shows."""
     return [
         tool
         for tool in catalogue
@@ -264,9 +251,14 @@ def core_tools(catalogue: Sequence[ToolSpec]) -> list[ToolSpec]:
     ]
 
 
-def stable_start(catalogue: Sequence[ToolSpec]) -> list[ToolSpec]:
-    """The tools every route starts with: what a warm-up shows."""
-    return core_tools(catalogue)
+def _lead(
+    scored: Sequence[tuple[int, int, ToolSpec]], core: Sequence[ToolSpec]
+) -> str | None:
+    """The best-scoring tool; of several alike, a specific one: the core is
+    offered anyway."""
+    best = scored[0][0] if scored else 0
+    top = [tool for score, _, tool in scored if score == best > 0]
+    return next((t.name for t in top if t not in core), top[0].name if top else None)
 
 
 def _route_of(
