@@ -43,6 +43,10 @@ class StepTurn(Protocol):
     tools: dict[str, ToolSpec]
     language: str | None
     result: TurnResult
+    # The tool the text protocol's example call is one of.
+    lead_tool: str | None
+    # No tool's words in the request: tools were shown only in case.
+    chit_chat: bool
 
     @property
     def text_mode(self) -> bool:
@@ -53,6 +57,9 @@ class StepTurn(Protocol):
 
     def note(self) -> str:
         """What this turn adds at the end of the messages."""
+
+    def knows(self, name: str) -> bool:
+        """Whether a tool of this name is offered or in the catalogue."""
 
     async def guard(self, call: ToolCall) -> ToolCallDelta:
         """A native call, checked."""
