@@ -52,7 +52,6 @@ from .tools.assist_guard import (
     MatchedCommand,
     guard_assist_tools,
     matched_command,
-    matcher_slots,
     target_deeds,
 )
 from .tools.deeds import describe
@@ -309,7 +308,7 @@ class JarvisConversationEntity(
         if (hub := self.hass.data.get(DATA_TOOLS)) is None or not command.targets:
             return None
         calls = [target.call for target in command.targets]
-        acts = target_deeds(self.hass, command.targets, matcher_slots(match))
+        acts = target_deeds(self.hass, command.targets)
 
         async def run() -> JsonObjectType:
             return await run_calls(self.hass, calls, user_input.context)

@@ -16,11 +16,14 @@ from homeassistant.components.homeassistant.exposed_entities import (
 from homeassistant.components.intent import async_register_timer_handler
 from homeassistant.components.intent.timers import TIMER_DATA
 from homeassistant.config_entries import ConfigSubentryData
-from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.const import CONF_LLM_HASS_API, EVENT_CALL_SERVICE
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import device_registry as dr, llm
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.common import (
+    MockConfigEntry,
+    async_capture_events,
+)
 
 from custom_components.jarvis.const import (
     CONF_MODEL,
@@ -284,22 +287,87 @@ async def test_intent_tools_run_at_once_when_nothing_is_sensitive(
     assert [result["did"] for result in results] == dids
 
 
-async def test_only_on_and_off_say_what_they_did(
-    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+@pytest.mark.parametrize(
+    ("arguments", "did"),
+    [
+        ({"brightness": 40}, "set Kitchen Lights to 40%"),
+        # A colour is no level, and "turned on" is not what it did.
+        ({"color": "red"}, None),
+    ],
+)
+async def test_a_level_set_says_the_level_not_turned_on(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    arguments: dict[str, Any],
+    did: str | None,
 ) -> None:
-    """HassLightSet calls light.turn_on, but "turned on" is not what it did."""
+    """HassLightSet calls light.turn_on: what it did is the level it set."""
     agent_id = (await agents(hass, scripted_llm))["Assist only"]
     scripted_llm.script(
-        Reply(
-            tool_calls=[("HassLightSet", {"name": "Kitchen Lights", "brightness": 40})]
-        ),
+        Reply(tool_calls=[("HassLightSet", {"name": "Kitchen Lights", **arguments})]),
         Reply(content="Dimmed."),
     )
     with logged_results(hass) as results:
         await converse(hass, agent_id, "kitchen lights to 40%")
 
-    assert hass.states.get(KITCHEN).attributes["brightness"] == 102
-    assert "did" not in results[0]
+    assert hass.states.get(KITCHEN).state == "on"
+    assert results[0].get("did") == did
+
+
+@pytest.mark.parametrize(
+    ("request_text", "language", "call", "service", "did"),
+    [
+        (
+            "turn the kitchen lights on at 40%",
+            "en",
+            ("HassTurnOn", {"name": "Kitchen Lights"}),
+            ("light", "turn_on", {"brightness_pct": 40}),
+            "set Kitchen Lights to 40%",
+        ),
+        (
+            "stelle Living Room Window auf 20 Prozent",
+            "de",
+            ("HassTurnOn", {"name": "Living Room Window"}),
+            ("cover", "set_cover_position", {"position": 20}),
+            "Living Room Window auf 20 % gestellt",
+        ),
+        # Two commands: the level may be the other one's.
+        (
+            "turn on the kitchen lights and set the window to 20%",
+            "en",
+            ("HassTurnOn", {"name": "Kitchen Lights"}),
+            ("light", "turn_on", {}),
+            "turned on Kitchen Lights",
+        ),
+    ],
+)
+async def test_an_on_off_call_sets_the_level_the_user_said(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    *,
+    request_text: str,
+    language: str,
+    call: Call,
+    service: tuple[str, str, dict[str, Any]],
+    did: str,
+) -> None:
+    """Small models call HassTurnOn for "auf 20 Prozent": the user's level,
+    said in percent, is what runs on a target that takes one."""
+    agent_id = (await agents(hass, scripted_llm))["Assist only"]
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+    calls = async_capture_events(hass, EVENT_CALL_SERVICE)
+    with logged_results(hass) as results:
+        await converse(hass, agent_id, request_text, language=language)
+
+    domain, name, data = service
+    made = [
+        event.data
+        for event in calls
+        if (event.data["domain"], event.data["service"]) == (domain, name)
+    ]
+    assert len(made) == 1
+    assert {key: made[0]["service_data"].get(key) for key in data} == data
+    assert results[0]["did"] == did
 
 
 async def test_intent_tools_follow_the_guarded_kinds(

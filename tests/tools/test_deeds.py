@@ -7,7 +7,7 @@ import pytest
 
 from custom_components.jarvis.engine.phrases import DID, actions, did_reply
 from custom_components.jarvis.safety.effects import Call
-from custom_components.jarvis.tools.deeds import deeds, said_service
+from custom_components.jarvis.tools.deeds import deeds, said_level, said_service
 
 
 @pytest.mark.parametrize(
@@ -56,3 +56,39 @@ async def test_muting_and_unmuting_are_told_apart_by_their_data(
 async def test_a_service_without_words_has_no_deed(hass: HomeAssistant) -> None:
     hass.states.async_set("media_player.tv", "playing")
     assert deeds(hass, [("media_player.tv", "volume_set")]) == []
+
+
+@pytest.mark.parametrize(
+    ("call", "language", "said"),
+    [
+        (
+            Call("light", "turn_on", {"entity_id": "x", "brightness_pct": 70}),
+            "es",
+            "Hecho, he puesto TV al 70 %.",
+        ),
+        (
+            Call("media_player", "volume_set", {"entity_id": "x", "volume_level": "40"}),
+            "de",
+            "Erledigt, ich habe die Lautstärke von TV auf 40 % gestellt.",
+        ),
+        (
+            Call("cover", "set_cover_position", {"entity_id": "x", "position": 20}),
+            "en",
+            "Done, I moved TV to 20%.",
+        ),
+    ],
+)
+async def test_a_level_set_is_said_with_its_level(
+    hass: HomeAssistant, call: Call, language: str, said: str
+) -> None:
+    entity_id = f"{call.domain}.tv"
+    hass.states.async_set(entity_id, "on", {"friendly_name": "TV"})
+    done = deeds(hass, [(entity_id, said_service(call))], said_level([call]))
+    assert did_reply([actions(done, DID, language)], language) == said
+
+
+async def test_a_turn_on_with_other_settings_has_no_deed(hass: HomeAssistant) -> None:
+    """A colour or a colour temperature is not "turned on"."""
+    hass.states.async_set("light.lamp", "on")
+    call = Call("light", "turn_on", {"entity_id": "x", "rgb_color": [255, 0, 0]})
+    assert deeds(hass, [("light.lamp", said_service(call))]) == []

@@ -90,12 +90,18 @@ def backed_by_request(tool: ToolSpec, args: JsonObject, request: str) -> JsonObj
     return checked | {level_name: int(level) if whole else level}
 
 
+def said_percent(request: str) -> float | None:
+    """The one level in percent a request says ("20 %", "20 Prozent"), or None."""
+    percents = {float(found) for found in _PERCENT_RE.findall(request)}
+    if len(percents) != 1 or (level := percents.pop()) > 100:
+        return None
+    return level
+
+
 def _said_level(request: str, args: JsonObject) -> float | None:
     """The one level a request says, or None."""
-    percents = {float(found) for found in _PERCENT_RE.findall(request)}
-    if percents:
-        level = percents.pop()
-        return level if not percents and level <= 100 else None
+    if _PERCENT_RE.search(request):
+        return said_percent(request)
     said = said_numbers(request)
     in_names = {number for value in args.values() for number in _numbers_in(value)}
     if len(said) != 1 or said[0] in in_names or not 0 <= said[0] <= 100:

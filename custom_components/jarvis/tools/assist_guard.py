@@ -24,13 +24,21 @@ from homeassistant.components.conversation import (
     ConversationInput,
 )
 from homeassistant.components.conversation.agent_manager import get_agent_manager
-from homeassistant.const import ATTR_ENTITY_ID
+from homeassistant.components.cover import CoverEntityFeature
+from homeassistant.components.fan import FanEntityFeature
+from homeassistant.components.light import (
+    ATTR_SUPPORTED_COLOR_MODES,
+    brightness_supported,
+)
+from homeassistant.components.valve import ValveEntityFeature
+from homeassistant.const import ATTR_ENTITY_ID, ATTR_SUPPORTED_FEATURES
 from homeassistant.core import Context, HomeAssistant, State, callback
 from homeassistant.helpers import intent, llm
 from homeassistant.util.json import JsonObjectType
 import voluptuous as vol
 
 from ..const import DOMAIN, SENSITIVE_KINDS
+from ..engine.arguments import said_percent
 from ..engine.digest import in_own_words
 from ..engine.lang import verb_domains
 from ..engine.phrases import (
@@ -40,12 +48,13 @@ from ..engine.phrases import (
     DidPhrase,
     actions,
 )
+from ..engine.router import joins_commands
 from ..engine.text import folded_words
 from ..safety.effects import Call
 from ..safety.holds import run_calls, user_text
 from ..safety.policy import assess
 from .builtin import FailSafeTool, WrappingTool, replace_tools
-from .deeds import acted_on, deeds, describe, said_service
+from .deeds import acted_on, deeds, describe, said_level, said_service
 from .hub import DATA_TOOLS, JarvisTools
 from .outside import outside_content_tool
 from .targets import Answer, intent_constraints, repair_targets
@@ -161,7 +170,42 @@ def intent_targets(
     if shared and request and len({t.state.domain for t in found}) > 1:
         named = verb_domains(request, language)
         found = [t for t in found if t.state.domain in named] or found
+    if (
+        intent_type in _ON_OFF_INTENTS
+        and request
+        and not joins_commands(request, language)
+        and (level := said_percent(request)) is not None
+    ):
+        found = [_at_level(t, intent_type, round(level)) for t in found]
     return Reach(found, shared)
+
+
+def _at_level(target: Target, intent_type: str, level: int) -> Target:
+    """The target set to the level the user said, where the model called
+    on/off but the request says a level in percent ("stelle den Vorhang auf
+    20 Prozent" as HassTurnOn); else as it was. Lights and fans are set
+    only when turned on: a level is not what "off" means for them."""
+    state = target.state
+    features = int(state.attributes.get(ATTR_SUPPORTED_FEATURES) or 0)
+    level_call: tuple[str, str] | None = None
+    match state.domain:
+        case "cover" if features & CoverEntityFeature.SET_POSITION:
+            level_call = ("set_cover_position", "position")
+        case "valve" if features & ValveEntityFeature.SET_POSITION:
+            level_call = ("set_valve_position", "position")
+        case "fan" if features & FanEntityFeature.SET_SPEED:
+            level_call = ("set_percentage", "percentage")
+        case "light" if brightness_supported(
+            state.attributes.get(ATTR_SUPPORTED_COLOR_MODES)
+        ):
+            level_call = ("turn_on", "brightness_pct")
+    if level_call is None or (
+        state.domain in ("light", "fan") and intent_type != intent.INTENT_TURN_ON
+    ):
+        return target
+    service, key = level_call
+    data = {ATTR_ENTITY_ID: state.entity_id, key: level}
+    return Target(state, Call(state.domain, service, data), by_ha=False)
 
 
 def _target(
@@ -306,31 +350,27 @@ class GuardedIntentTool(WrappingTool):
         async def run() -> JsonObjectType:
             if reach.own:
                 result = await run_calls(hass, calls, llm_context.context)
-                acts = target_deeds(hass, reached, slots)
-                if acts and self.intent_type in _ON_OFF_INTENTS:
+                if acts := target_deeds(hass, reached):
                     return result | {DID_FIELD: DidPhrase(actions(acts, DID, language))}
                 return result
             result = await self.wrapped.async_call(hass, tool_input, llm_context)
-            if self.intent_type not in _ON_OFF_INTENTS:
-                return result  # "turned on" is not what setting a brightness did
             return _with_did_phrase(hass, result, reached, language)
 
         # After a yes, exactly the calls HA's handler would have made run:
         # matching the name again could find several entities, or others.
-        acts = target_deeds(hass, reached, slots)
+        acts = target_deeds(hass, reached)
         return await self.hub.async_act(
             llm_context, describe(acts, calls), calls, run=run, deeds=acts
         )
 
 
-def target_deeds(
-    hass: HomeAssistant, targets: Iterable[Target], slots: Slots
-) -> list[Deed]:
+def target_deeds(hass: HomeAssistant, targets: Iterable[Target]) -> list[Deed]:
     """What the calls do to the targets, said the way people say it."""
+    targets = list(targets)
     return deeds(
         hass,
         [(t.state.entity_id, said_service(t.call)) for t in targets],
-        slots.get("position", {}).get("value"),
+        said_level(t.call for t in targets),
     )
 
 
@@ -472,9 +512,10 @@ def _with_did_phrase(
     entity it acted on (the reply loop may then say it instead of the model)."""
     if result.get("response_type") != "action_done":
         return result
+    reached = list(reached)
     services = {t.state.entity_id: said_service(t.call) for t in reached}
     calls = [(entity_id, services.get(entity_id, "")) for entity_id in acted_on(result)]
-    if calls and (acts := deeds(hass, calls)):
+    if calls and (acts := deeds(hass, calls, said_level(t.call for t in reached))):
         return result | {DID_FIELD: DidPhrase(actions(acts, DID, language))}
     return result
 

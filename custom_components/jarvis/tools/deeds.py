@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.core import HomeAssistant
 
 from ..engine.phrases import TO_DO, Deed, actions
@@ -24,6 +25,7 @@ _PLAIN_VERBS = {
     ("valve", "turn_off"): "close",
     ("valve", "open_valve"): "open",
     ("valve", "close_valve"): "close",
+    ("valve", "set_valve_position"): "move",
     ("vacuum", "start"): "start",
     ("vacuum", "pause"): "pause",
     ("vacuum", "return_to_base"): "dock",
@@ -34,6 +36,13 @@ _PLAIN_VERBS = {
 }
 # "Turned on" the doorbell would be wrong: HA presses buttons.
 _NOT_ON_OFF = frozenset({"button", "input_button"})
+# Service data that sets a level in percent, with its verb of `phrases.DID`:
+# "set Floor Lamp to 70%" is what a brightness call did, not "turned on".
+_LEVELS = {
+    "brightness_pct": "set",
+    "percentage": "set",
+    "volume_level": "set_volume",
+}
 
 
 def _verb(domain: str, service: str) -> str | None:
@@ -41,17 +50,37 @@ def _verb(domain: str, service: str) -> str | None:
         (domain, service)
     ):
         return verb
+    if service in _LEVELS.values():
+        return service
     if domain in _NOT_ON_OFF or service not in ("turn_on", "turn_off"):
         return None
     return service
 
 
 def said_service(call: Call) -> str:
-    """A call's service as `deeds` tells them apart: muting and unmuting are
-    one service, told apart by its data."""
+    """A call's service as `deeds` tells them apart, by its data too: muting
+    and unmuting are one service; a level set is a verb of its own (with
+    `said_level`); a light's colour has none ("")."""
     if (call.domain, call.service) == ("media_player", "volume_mute"):
         return "mute" if call.data.get("is_volume_muted") else "unmute"
+    settings = set(call.data) - {ATTR_ENTITY_ID}
+    if len(settings) == 1 and (verb := _LEVELS.get(settings.pop())):
+        return verb
+    if call.service in ("turn_on", "turn_off") and set(call.data) - {ATTR_ENTITY_ID}:
+        return ""
     return call.service
+
+
+def said_level(calls: Iterable[Call]) -> str | None:
+    """The level in percent that the calls set, as said ("70"), if one."""
+    for call in calls:
+        for key in ("position", *_LEVELS):
+            value = call.data.get(key)
+            if isinstance(value, str) and value.strip().isdigit():
+                return value.strip()
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return f"{value:g}"
+    return None
 
 
 def deeds(
@@ -71,8 +100,13 @@ def deeds(
 
 def service_deeds(hass: HomeAssistant, action: ServiceAction) -> list[Deed]:
     """What a service call does, as `deeds`."""
-    calls = [(entity_id, action.service) for entity_id in action.entity_ids]
-    return deeds(hass, calls, action.data.get("position"))
+    data = dict(action.data)
+    if isinstance(volume := data.get("volume_level"), (int, float)):
+        data["volume_level"] = round(volume * 100)  # the service's 0 to 1
+    call = Call(action.domain, action.service, data)
+    service = said_service(call)
+    calls = [(entity_id, service) for entity_id in action.entity_ids]
+    return deeds(hass, calls, said_level([call]))
 
 
 def describe(deeds: Sequence[Deed], calls: Iterable[Call]) -> str:

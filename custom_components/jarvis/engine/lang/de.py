@@ -39,6 +39,8 @@ LANGUAGE = Language(
         "dock": "{target} zur Ladestation geschickt",
         "mute": "{target} stummgeschaltet",
         "unmute": "den Ton von {target} wieder eingeschaltet",
+        "set": "{target} auf {position} % gestellt",
+        "set_volume": "die Lautstärke von {target} auf {position} % gestellt",
     },
     list_and=" und ",
     list_or=" oder ",

@@ -39,6 +39,8 @@ LANGUAGE = Language(
         "dock": "sent {target} back to its dock",
         "mute": "muted {target}",
         "unmute": "unmuted {target}",
+        "set": "set {target} to {position}%",
+        "set_volume": "set the volume of {target} to {position}%",
     },
     list_and=" and ",
     list_or=" or ",

@@ -39,6 +39,8 @@ LANGUAGE = Language(
         "dock": "enviado {target} a su base",
         "mute": "silenciado {target}",
         "unmute": "quitado el silencio a {target}",
+        "set": "puesto {target} al {position} %",
+        "set_volume": "puesto el volumen de {target} al {position} %",
     },
     list_and=" y ",
     list_or=" o ",

@@ -39,6 +39,8 @@ LANGUAGE = Language(
         "dock": "renvoyé {target} à sa base",
         "mute": "coupé le son de {target}",
         "unmute": "remis le son de {target}",
+        "set": "réglé {target} à {position} %",
+        "set_volume": "réglé le volume de {target} à {position} %",
     },
     list_and=" et ",
     list_or=" ou ",

@@ -39,6 +39,8 @@ LANGUAGE = Language(
         "dock": "rimandato {target} alla base",
         "mute": "silenziato {target}",
         "unmute": "riattivato l'audio di {target}",
+        "set": "impostato {target} al {position}%",
+        "set_volume": "impostato il volume di {target} al {position}%",
     },
     list_and=" e ",
     list_or=" o ",

@@ -36,6 +36,8 @@ LANGUAGE = Language(
         "dock": "{target} teruggestuurd naar het dock",
         "mute": "{target} gedempt",
         "unmute": "het geluid van {target} weer aangezet",
+        "set": "{target} op {position}% gezet",
+        "set_volume": "het volume van {target} op {position}% gezet",
     },
     list_and=" en ",
     list_or=" of ",

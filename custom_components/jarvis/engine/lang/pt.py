@@ -39,6 +39,8 @@ LANGUAGE = Language(
         "dock": "mandei {target} de volta à base",
         "mute": "silenciei {target}",
         "unmute": "reativei o som de {target}",
+        "set": "pus {target} a {position}%",
+        "set_volume": "pus o volume de {target} a {position}%",
     },
     list_and=" e ",
     list_or=" ou ",
