@@ -331,6 +331,21 @@ async def test_a_level_set_says_the_level_not_turned_on(
             ("cover", "set_cover_position", {"position": 20}),
             "Living Room Window auf 20 % gestellt",
         ),
+        # A level tool for another kind of device: its level for the device.
+        (
+            "stelle Kitchen Lights auf 70 Prozent",
+            "de",
+            ("HassSetPosition", {"name": "Kitchen Lights", "position": 70}),
+            ("light", "turn_on", {"brightness_pct": 70}),
+            "Kitchen Lights auf 70 % gestellt",
+        ),
+        (
+            "living room window to 20",
+            "en",
+            ("HassLightSet", {"name": "Living Room Window", "brightness": 20}),
+            ("cover", "set_cover_position", {"position": 20}),
+            "moved Living Room Window to 20%",
+        ),
         # Two commands: the level may be the other one's.
         (
             "turn on the kitchen lights and set the window to 20%",

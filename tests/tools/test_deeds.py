@@ -67,7 +67,7 @@ async def test_a_service_without_words_has_no_deed(hass: HomeAssistant) -> None:
             "Hecho, he puesto TV al 70 %.",
         ),
         (
-            Call("media_player", "volume_set", {"entity_id": "x", "volume_level": "40"}),
+            Call("media_player", "volume_set", {"entity_id": "x", "volume_level": 0.4}),
             "de",
             "Erledigt, ich habe die Lautstärke von TV auf 40 % gestellt.",
         ),

@@ -167,6 +167,20 @@ def intent_targets(
         for state in match.states
         if (target := _target(hass, handler, intent_obj, state)) is not None
     ]
+    if (slot_level := _level_slot(slots)) is not None and all(
+        t.call.domain != t.state.domain for t in found
+    ):
+        # A level tool called for a device of another kind ("Deckenlampe"
+        # with HassSetPosition, which HA refuses; a window with HassLightSet,
+        # which calls light.turn_on on it): the level for what the name
+        # reaches.
+        by_name: Slots = {k: slots[k] for k in ("name", "area", "floor") if k in slots}
+        reach = intent_targets(
+            hass, intent.INTENT_TURN_ON, by_name, assistant=assistant, language=language
+        )
+        found = [_at_level(t, intent.INTENT_TURN_ON, slot_level) for t in reach.targets]
+        leveled = found and not any(t.by_ha for t in found)
+        return Reach(found, reach.shared) if leveled else Reach()
     if shared and request and len({t.state.domain for t in found}) > 1:
         named = verb_domains(request, language)
         found = [t for t in found if t.state.domain in named] or found
@@ -178,6 +192,15 @@ def intent_targets(
     ):
         found = [_at_level(t, intent_type, round(level)) for t in found]
     return Reach(found, shared)
+
+
+def _level_slot(slots: Slots) -> int | None:
+    """The level in percent of a position or brightness slot, if any."""
+    for key in ("position", "brightness"):
+        value = slots.get(key, {}).get("value")
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 100:
+            return value
+    return None
 
 
 def _at_level(target: Target, intent_type: str, level: int) -> Target:

@@ -77,9 +77,10 @@ def said_level(calls: Iterable[Call]) -> str | None:
         for key in ("position", *_LEVELS):
             value = call.data.get(key)
             if isinstance(value, str) and value.strip().isdigit():
-                return value.strip()
+                value = int(value)
             if isinstance(value, (int, float)) and not isinstance(value, bool):
-                return f"{value:g}"
+                # A player's volume is 0 to 1 in its service's data.
+                return f"{value * 100 if key == 'volume_level' else value:g}"
     return None
 
 
@@ -100,10 +101,7 @@ def deeds(
 
 def service_deeds(hass: HomeAssistant, action: ServiceAction) -> list[Deed]:
     """What a service call does, as `deeds`."""
-    data = dict(action.data)
-    if isinstance(volume := data.get("volume_level"), (int, float)):
-        data["volume_level"] = round(volume * 100)  # the service's 0 to 1
-    call = Call(action.domain, action.service, data)
+    call = Call(action.domain, action.service, action.data)
     service = said_service(call)
     calls = [(entity_id, service) for entity_id in action.entity_ids]
     return deeds(hass, calls, said_level([call]))
