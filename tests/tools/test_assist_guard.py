@@ -7,6 +7,7 @@ Assist API's intent tools called by the (scripted) model.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from homeassistant.components import conversation
@@ -383,6 +384,50 @@ async def test_an_on_off_call_sets_the_level_the_user_said(
     assert len(made) == 1
     assert {key: made[0]["service_data"].get(key) for key in data} == data
     assert results[0]["did"] == did
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Done, I added milk to Shopping List."),
+        ("es", "Hecho, he añadido milk a Shopping List."),
+    ],
+)
+async def test_a_list_add_is_said_in_jarvis_words(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    tmp_path: Path,
+    language: str,
+    said: str,
+) -> None:
+    """HA's list intent says nothing itself: Jarvis says what it added, in
+    the user's language, instead of asking the model to."""
+    hass.config.config_dir = str(tmp_path)  # the shopping list's file
+    agent_id = (await agents(hass, scripted_llm))["Assist only"]
+    entry = MockConfigEntry(domain="shopping_list")
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    async_expose_entity(hass, "conversation", "todo.shopping_list", True)
+    scripted_llm.script(
+        Reply(
+            tool_calls=[("HassListAddItem", {"item": "milk", "name": "Shopping List"})]
+        ),
+        Reply(content="The milk was bought."),
+    )
+    response = await converse(hass, agent_id, "put milk on it", language=language)
+
+    items = await hass.services.async_call(
+        "todo",
+        "get_items",
+        {"entity_id": "todo.shopping_list"},
+        blocking=True,
+        return_response=True,
+    )
+    assert [item["summary"] for item in items["todo.shopping_list"]["items"]] == [
+        "milk"
+    ]
+    assert speech(response) == said
 
 
 async def test_intent_tools_follow_the_guarded_kinds(

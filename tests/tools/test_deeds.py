@@ -7,7 +7,13 @@ import pytest
 
 from custom_components.jarvis.engine.phrases import DID, actions, did_reply
 from custom_components.jarvis.safety.effects import Call
-from custom_components.jarvis.tools.deeds import deeds, said_level, said_service
+from custom_components.jarvis.tools.deeds import (
+    deeds,
+    said_level,
+    said_service,
+    service_deeds,
+)
+from custom_components.jarvis.tools.services import ServiceAction
 
 
 @pytest.mark.parametrize(
@@ -92,3 +98,26 @@ async def test_a_turn_on_with_other_settings_has_no_deed(hass: HomeAssistant) ->
     hass.states.async_set("light.lamp", "on")
     call = Call("light", "turn_on", {"entity_id": "x", "rgb_color": [255, 0, 0]})
     assert deeds(hass, [("light.lamp", said_service(call))]) == []
+
+
+@pytest.mark.parametrize(
+    ("service", "data", "said"),
+    [
+        ("add_item", {"item": "milk"}, "Hecho, he añadido milk a Compra."),
+        (
+            "update_item",
+            {"item": "milk", "status": "completed"},
+            "Hecho, he marcado milk como hecho en Compra.",
+        ),
+        # Put back on the list, or renamed: no words for that.
+        ("update_item", {"item": "milk", "status": "needs_action"}, None),
+        ("update_item", {"item": "milk", "rename": "oat milk"}, None),
+    ],
+)
+async def test_a_to_do_item_is_said_with_its_words(
+    hass: HomeAssistant, service: str, data: dict[str, str], said: str | None
+) -> None:
+    hass.states.async_set("todo.compra", "1", {"friendly_name": "Compra"})
+    action = ServiceAction("todo", service, ("todo.compra",), data)
+    done = service_deeds(hass, action)
+    assert (did_reply([actions(done, DID, "es")], "es") if done else None) == said

@@ -99,6 +99,8 @@ class Deed:
     targets: tuple[str, ...]
     # Where "move" puts the targets, in percent.
     position: str = ""
+    # What "add" puts on a to-do list, or "complete" checks off.
+    item: str = ""
 
 
 # Infinitive phrases, for "Shall I ...?".
@@ -131,7 +133,9 @@ def actions(
     """The deeds as phrases of `table` (`TO_DO` or `DID`), joined with "and"."""
     return phrase(AND, language).join(
         phrase(table[deed.verb], language).format(
-            target=listed(deed.targets, language), position=deed.position
+            target=listed(deed.targets, language),
+            position=deed.position,
+            item=deed.item,
         )
         for deed in deeds
     )

@@ -488,6 +488,38 @@ async def _command_effects(
     return reach.targets, []
 
 
+# The to-do service HA's list intents call, for `deeds`.
+_LIST_SERVICES = {"HassListAddItem": "add_item", "HassListCompleteItem": "update_item"}
+
+
+class ListItemTool(WrappingTool):
+    """HA's intent that adds an item to a to-do list or checks one off, whose
+    result says what it did in the user's language ("added milk to Shopping
+    List"), so the reply loop need not ask the model to say it."""
+
+    def __init__(self, hub: JarvisTools, tool: llm.Tool, service: str) -> None:
+        """Wrap the list intent tool, which calls the to-do `service`."""
+        super().__init__(hub, tool)
+        self.service = service
+
+    async def async_call(
+        self,
+        hass: HomeAssistant,
+        tool_input: llm.ToolInput,
+        llm_context: llm.LLMContext,
+    ) -> JsonObjectType:
+        """HA's result, with what it did in words when it did it."""
+        result = await self.wrapped.async_call(hass, tool_input, llm_context)
+        item = tool_input.tool_args.get("item")
+        if result.get("response_type") != "action_done" or not isinstance(item, str):
+            return result
+        calls = [(entity_id, self.service) for entity_id in acted_on(result)]
+        if not calls or not (acts := deeds(hass, calls, item=item.strip())):
+            return result
+        language = llm_context.language or hass.config.language
+        return result | {DID_FIELD: DidPhrase(actions(acts, DID, language))}
+
+
 @callback
 def guard_assist_tools(
     hass: HomeAssistant,
@@ -515,6 +547,8 @@ def guard_assist_tools(
             return None
         # HA 2026.11 names intent tools apart from their intent type.
         intent_type = str(getattr(tool, "intent_type", tool.name))
+        if service := _LIST_SERVICES.get(intent_type):
+            return ListItemTool(hub, tool, service)
         if intent_type == intent.INTENT_START_TIMER:
             return TimerGuardTool(hub, tool, request)
         if intent_type not in service_intents:

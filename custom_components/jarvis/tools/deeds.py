@@ -33,7 +33,11 @@ _PLAIN_VERBS = {
     ("media_player", "media_play"): "resume",
     ("media_player", "mute"): "mute",
     ("media_player", "unmute"): "unmute",
+    ("todo", "add_item"): "add",
+    ("todo", "update_item"): "complete",
 }
+# Verbs said of a to-do item, which need its words.
+_ITEM_VERBS = frozenset({"add", "complete"})
 # "Turned on" the doorbell would be wrong: HA presses buttons.
 _NOT_ON_OFF = frozenset({"button", "input_button"})
 # Service data that sets a level in percent, with its verb of `phrases.DID`:
@@ -63,6 +67,10 @@ def said_service(call: Call) -> str:
     `said_level`); a light's colour has none ("")."""
     if (call.domain, call.service) == ("media_player", "volume_mute"):
         return "mute" if call.data.get("is_volume_muted") else "unmute"
+    if (call.domain, call.service) == ("todo", "update_item") and (
+        call.data.get("status") != "completed" or "rename" in call.data
+    ):
+        return ""  # not checked off: renamed, or put back
     settings = set(call.data) - {ATTR_ENTITY_ID}
     if len(settings) == 1 and (verb := _LEVELS.get(settings.pop())):
         return verb
@@ -85,18 +93,22 @@ def said_level(calls: Iterable[Call]) -> str | None:
 
 
 def deeds(
-    hass: HomeAssistant, calls: Iterable[tuple[str, str]], position: Any = None
+    hass: HomeAssistant,
+    calls: Iterable[tuple[str, str]],
+    position: Any = None,
+    item: str = "",
 ) -> list[Deed]:
     """What service calls on entities (id, service) do, a deed per verb; none
     when one has no verb Jarvis can say."""
     targets: dict[str, list[str]] = {}
     for entity_id, service in calls:
-        if (verb := _verb(entity_id.partition(".")[0], service)) is None:
+        verb = _verb(entity_id.partition(".")[0], service)
+        if verb is None or (verb in _ITEM_VERBS and not item):
             return []
         state = hass.states.get(entity_id)
         targets.setdefault(verb, []).append(state.name if state else entity_id)
     where = "" if position is None else str(position)
-    return [Deed(verb, tuple(names), where) for verb, names in targets.items()]
+    return [Deed(verb, tuple(names), where, item) for verb, names in targets.items()]
 
 
 def service_deeds(hass: HomeAssistant, action: ServiceAction) -> list[Deed]:
@@ -104,7 +116,8 @@ def service_deeds(hass: HomeAssistant, action: ServiceAction) -> list[Deed]:
     call = Call(action.domain, action.service, action.data)
     service = said_service(call)
     calls = [(entity_id, service) for entity_id in action.entity_ids]
-    return deeds(hass, calls, said_level([call]))
+    item = action.data.get("item")
+    return deeds(hass, calls, said_level([call]), item if isinstance(item, str) else "")
 
 
 def describe(deeds: Sequence[Deed], calls: Iterable[Call]) -> str:

@@ -41,6 +41,8 @@ LANGUAGE = Language(
         "unmute": "den Ton von {target} wieder eingeschaltet",
         "set": "{target} auf {position} % gestellt",
         "set_volume": "die Lautstärke von {target} auf {position} % gestellt",
+        "add": "{item} zu {target} hinzugefügt",
+        "complete": "{item} auf {target} abgehakt",
     },
     list_and=" und ",
     list_or=" oder ",

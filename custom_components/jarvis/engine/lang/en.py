@@ -41,6 +41,8 @@ LANGUAGE = Language(
         "unmute": "unmuted {target}",
         "set": "set {target} to {position}%",
         "set_volume": "set the volume of {target} to {position}%",
+        "add": "added {item} to {target}",
+        "complete": "checked off {item} on {target}",
     },
     list_and=" and ",
     list_or=" or ",

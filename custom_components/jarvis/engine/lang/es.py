@@ -41,6 +41,8 @@ LANGUAGE = Language(
         "unmute": "quitado el silencio a {target}",
         "set": "puesto {target} al {position} %",
         "set_volume": "puesto el volumen de {target} al {position} %",
+        "add": "añadido {item} a {target}",
+        "complete": "marcado {item} como hecho en {target}",
     },
     list_and=" y ",
     list_or=" o ",

@@ -41,6 +41,8 @@ LANGUAGE = Language(
         "unmute": "remis le son de {target}",
         "set": "réglé {target} à {position} %",
         "set_volume": "réglé le volume de {target} à {position} %",
+        "add": "ajouté {item} à {target}",
+        "complete": "coché {item} sur {target}",
     },
     list_and=" et ",
     list_or=" ou ",

@@ -41,6 +41,8 @@ LANGUAGE = Language(
         "unmute": "riattivato l'audio di {target}",
         "set": "impostato {target} al {position}%",
         "set_volume": "impostato il volume di {target} al {position}%",
+        "add": "aggiunto {item} a {target}",
+        "complete": "spuntato {item} su {target}",
     },
     list_and=" e ",
     list_or=" o ",

@@ -38,6 +38,8 @@ LANGUAGE = Language(
         "unmute": "het geluid van {target} weer aangezet",
         "set": "{target} op {position}% gezet",
         "set_volume": "het volume van {target} op {position}% gezet",
+        "add": "{item} aan {target} toegevoegd",
+        "complete": "{item} op {target} afgevinkt",
     },
     list_and=" en ",
     list_or=" of ",

@@ -41,6 +41,8 @@ LANGUAGE = Language(
         "unmute": "reativei o som de {target}",
         "set": "pus {target} a {position}%",
         "set_volume": "pus o volume de {target} a {position}%",
+        "add": "adicionei {item} a {target}",
+        "complete": "marquei {item} como feito em {target}",
     },
     list_and=" e ",
     list_or=" ou ",
