@@ -227,13 +227,20 @@ class JarvisConversationEntity(
                 look_first = live_lookup(self.hass, user_input.text, ASSISTANT)
             if self.feature(CONF_GROUNDED_REPLIES):
                 house = house_view(self.hass, ASSISTANT)
-        await self._async_handle_chat_log(
+        result = await self._async_handle_chat_log(
             chat_log,
             user_input.language,
             user_input.context.user_id,
             look_first,
             house,
         )
+        if result.without_tools and result.llm_calls:
+            # The server now caches a prompt without tools; the next command's
+            # would read its tool lines again (441 tokens, 6 s on 2 cores).
+            self._warmed = None
+            self.hass.async_create_background_task(
+                self._async_warm_up(), f"{self.entity_id} warm-up"
+            )
         return conversation.async_get_result_from_chat_log(user_input, chat_log)
 
     @callback

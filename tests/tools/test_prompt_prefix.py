@@ -14,8 +14,10 @@ from typing import Any
 
 from freezegun.api import FrozenDateTimeFactory
 from homeassistant.components import conversation
+from homeassistant.config_entries import ConfigSubentryData
+from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
-from homeassistant.helpers import area_registry as ar, device_registry as dr
+from homeassistant.helpers import area_registry as ar, device_registry as dr, llm
 from homeassistant.util import dt as dt_util
 import pytest
 from pytest_homeassistant_custom_component.common import (
@@ -24,6 +26,12 @@ from pytest_homeassistant_custom_component.common import (
 )
 
 from bench.home_prompt import async_build_home
+from custom_components.jarvis.const import (
+    CONF_MODEL,
+    CONF_TOOL_ROUTER,
+    LLM_API_JARVIS,
+    SUBENTRY_CONVERSATION,
+)
 from custom_components.jarvis.conversation import WARM_UP_COOLDOWN
 from custom_components.jarvis.engine.loop.step import CONTEXT_HEADER
 from custom_components.jarvis.tools.home import ASSIST_GUIDE, HOME_HEADER
@@ -156,3 +164,51 @@ async def test_warm_up_at_start_and_after_the_home_changes(
     assert await settled() == 2
     (_, renamed) = scripted_llm.warm_ups
     assert "Cookhouse" in _parts(renamed)[0]
+
+
+async def test_a_turn_without_tools_warms_the_prefix_again(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """Small talk's prompt has no tools, and the server then caches that: the
+    warm-up runs again, so the next command does not re-read its tool lines."""
+    await async_build_home(hass, 20)
+    await setup_jarvis(
+        hass,
+        scripted_llm,
+        subentries=[
+            ConfigSubentryData(
+                data={
+                    CONF_MODEL: "test-model",
+                    CONF_LLM_HASS_API: [llm.LLM_API_ASSIST, LLM_API_JARVIS],
+                    CONF_TOOL_ROUTER: True,
+                },
+                subentry_type=SUBENTRY_CONVERSATION,
+                title="Routed",
+                unique_id=None,
+            )
+        ],
+    )
+    agent = next(
+        state.entity_id
+        for state in hass.states.async_all("conversation")
+        if state.name == "Routed"
+    )
+    await hass.async_block_till_done(wait_background_tasks=True)
+    started = scripted_llm.warm_ups[-1]
+    warm_ups = len(scripted_llm.warm_ups)
+
+    async def say(text: str) -> None:
+        await conversation.async_converse(
+            hass, text, None, Context(), language="en", agent_id=agent
+        )
+        await hass.async_block_till_done(wait_background_tasks=True)
+
+    scripted_llm.script(Reply(content="Good night."), Reply(content="Done."))
+    await say("good night")
+    small_talk = scripted_llm.chat_requests[-1]["json"]
+    assert not small_talk.get("tools")
+    assert len(scripted_llm.warm_ups) == warm_ups + 1
+    assert scripted_llm.warm_ups[-1]["json"] == started["json"]
+
+    await say("turn on the kitchen lights")
+    assert len(scripted_llm.warm_ups) == warm_ups + 1  # it had the tools

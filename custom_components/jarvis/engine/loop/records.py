@@ -90,3 +90,6 @@ class TurnResult:
     cache_hits: list[str] = field(default_factory=list)
     # Tool calls run straight from the plan, without the chat model.
     planned_calls: int = 0
+    # Its prompts showed no tools (small talk, an answer from memory): the
+    # server's prompt cache no longer starts as the next command's will.
+    without_tools: bool = False

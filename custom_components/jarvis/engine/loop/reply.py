@@ -159,6 +159,7 @@ class ReplyLoop:
         )
         turn.result.tool_reasons = reasons
         turn.result.cache_hits = hits
+        turn.result.without_tools = bool(catalogue) and not offered
         _record_plan(turn.result, plan)
         turn.plan = plan
         turn.user = user
