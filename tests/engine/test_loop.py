@@ -22,7 +22,7 @@ from custom_components.jarvis.engine.loop import (
     ReplyLoop,
     TextDelta,
 )
-from custom_components.jarvis.engine.loop.turn import REPAIR_INSTRUCTION
+from custom_components.jarvis.engine.loop.turn import REPAIR_INSTRUCTION, in_language
 from custom_components.jarvis.engine.phrases import (
     DONE,
     LLM_UNAVAILABLE,
@@ -171,7 +171,7 @@ async def test_call_written_as_text_runs_and_switches_protocol(
     answer = scripted_llm.chat_requests[1]["json"]
     assert not answer.get("tools")
     assert "Available tools:" in answer["messages"][0]["content"]
-    assert answer["messages"][-1]["content"] == ANSWER_INSTRUCTION
+    assert answer["messages"][-1]["content"] == in_language(ANSWER_INSTRUCTION, "en")
     # The agent stays on the text protocol for later conversations.
     scripted_llm.script(Reply(content="Hello."))
     await run_loop(client, make_host()[0], protocols=protocols)
@@ -864,4 +864,22 @@ async def test_a_call_of_no_known_tool_for_chit_chat_is_a_reply(
     assert result.tool_calls == []
     assert calls == []
     repair = scripted_llm.chat_requests[1]["json"]["messages"][-1]["content"]
-    assert repair == REPAIR_INSTRUCTION
+    assert repair == in_language(REPAIR_INSTRUCTION, "en")
+
+
+@pytest.mark.parametrize(
+    ("language", "named"),
+    [
+        ("es", "in Spanish,"),
+        ("de-CH", "in German,"),
+        # Jarvis does not speak it, so it does not know its name either.
+        ("sv", "in the user's language,"),
+        (None, "in the user's language,"),
+    ],
+)
+def test_the_answer_instruction_names_the_users_language(
+    language: str | None, named: str
+) -> None:
+    """Small models answered a Spanish question in English when asked for
+    "the user's language"."""
+    assert named in in_language(ANSWER_INSTRUCTION, language)

@@ -8,7 +8,11 @@ from typing import Any
 import pytest
 
 from custom_components.jarvis.engine.llm.base import LLMClient
-from custom_components.jarvis.engine.loop import ANSWER_INSTRUCTION, LocalStepHost
+from custom_components.jarvis.engine.loop import (
+    ANSWER_INSTRUCTION,
+    LocalStepHost,
+    in_language,
+)
 from custom_components.jarvis.engine.planner import (
     grounded,
     parse_plan,
@@ -197,7 +201,7 @@ async def test_text_protocol_runs_a_resolved_plan_without_the_chat_model(
     assert not answer.get("tools")
     # The tools stay listed, as a step with tools lists them: the same start.
     assert "Available tools" in answer["messages"][0]["content"]
-    assert answer["messages"][-1]["content"] == ANSWER_INSTRUCTION
+    assert answer["messages"][-1]["content"] == in_language(ANSWER_INSTRUCTION, "en")
 
 
 @pytest.mark.parametrize(

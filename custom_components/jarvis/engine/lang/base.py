@@ -12,6 +12,9 @@ class Language:
     """One language's words; each `engine/lang/<code>.py` holds one."""
 
     code: str
+    # In English, for the model: "reply in Spanish" is followed more often
+    # than "in the user's language" by small models.
+    name: str
 
     # Fixed replies the engine speaks itself.
     llm_unavailable: str

@@ -4,6 +4,7 @@ from .base import Language, words
 
 LANGUAGE = Language(
     code="de",
+    name="German",
     llm_unavailable=(
         "Entschuldigung, ich erreiche mein Sprachmodell gerade nicht. "
         "Bitte versuche es gleich noch einmal."

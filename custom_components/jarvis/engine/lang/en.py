@@ -4,6 +4,7 @@ from .base import Language, words
 
 LANGUAGE = Language(
     code="en",
+    name="English",
     llm_unavailable=(
         "Sorry, I can't reach my language model right now. "
         "Please try again in a moment."

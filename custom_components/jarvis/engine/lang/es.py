@@ -4,6 +4,7 @@ from .base import Language, words
 
 LANGUAGE = Language(
     code="es",
+    name="Spanish",
     llm_unavailable=(
         "Lo siento, ahora mismo no puedo contactar con mi modelo de lenguaje. "
         "Inténtalo de nuevo en un momento."

@@ -4,6 +4,7 @@ from .base import Language, words
 
 LANGUAGE = Language(
     code="fr",
+    name="French",
     llm_unavailable=(
         "Désolé, je n'arrive pas à joindre mon modèle de langage. "
         "Réessayez dans un instant."

@@ -4,6 +4,7 @@ from .base import Language, words
 
 LANGUAGE = Language(
     code="it",
+    name="Italian",
     llm_unavailable=(
         "Scusa, al momento non riesco a raggiungere il mio modello linguistico. "
         "Riprova tra poco."

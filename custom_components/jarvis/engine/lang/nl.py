@@ -4,6 +4,7 @@ from .base import Language, words
 
 LANGUAGE = Language(
     code="nl",
+    name="Dutch",
     llm_unavailable="Sorry, ik kan mijn taalmodel nu niet bereiken. Probeer het zo nog eens.",
     not_understood="Sorry, dat is me niet gelukt.",
     done="Klaar.",

@@ -4,6 +4,7 @@ from .base import Language, words
 
 LANGUAGE = Language(
     code="pt",
+    name="Portuguese",
     llm_unavailable=(
         "Desculpe, não consigo contactar o meu modelo de linguagem agora. "
         "Tente novamente daqui a pouco."

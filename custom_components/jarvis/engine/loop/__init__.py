@@ -26,7 +26,7 @@ from .host import (
 from .records import LLMCallRecord, ToolCallRecord, TurnResult
 from .reply import ReplyLoop, is_stop_request, since_last_stop
 from .settings import LoopSettings, ProtocolMemory
-from .turn import ANSWER_INSTRUCTION, LookUp
+from .turn import ANSWER_INSTRUCTION, LookUp, in_language
 
 __all__ = [
     "ANSWER_INSTRUCTION",
@@ -44,6 +44,7 @@ __all__ = [
     "ToolCallRecord",
     "ToolHandler",
     "TurnResult",
+    "in_language",
     "is_stop_request",
     "since_last_stop",
 ]

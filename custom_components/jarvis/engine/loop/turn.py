@@ -10,6 +10,7 @@ from typing import Literal
 from ..arguments import backed_by_request, fitting_tool
 from ..digest import MAX_RAW_CHARS, tool_result_text
 from ..grounding import Grounded, HouseView, ground
+from ..lang import language_code, language_pack
 from ..memory import MEMORY_TOOLS
 from ..output import sentences
 from ..phrases import (
@@ -50,18 +51,29 @@ from .step import ModelStep, call_key
 
 _LOGGER = redacting_logger(__name__)
 
+# With {language}: the user's, by name (`in_language`).
 REPAIR_INSTRUCTION = (
     "Answer the user's last message now in one or two short plain sentences, "
-    "in the user's language. Do not write JSON or call tools."
+    "in {language}. Do not write JSON or call tools."
 )
 SUMMARY_INSTRUCTION = (
-    "Stop using tools now. In one short sentence, in the user's language, tell "
+    "Stop using tools now. In one short sentence, in {language}, tell "
     "the user truthfully what was done and what could not be done."
 )
 ANSWER_INSTRUCTION = (
-    "Now write your reply to the user: one short plain sentence, in the user's "
-    "language, saying what happened or what you found."
+    "Now write your reply to the user: one short plain sentence, in "
+    "{language}, saying what happened or what you found."
 )
+
+
+def in_language(instruction: str, language: str | None) -> str:
+    """An instruction naming the user's language ("in Spanish"); with no
+    language known, "in the user's language"."""
+    pack = language_pack(language)
+    known = language is not None and pack.code == language_code(language)
+    return instruction.format(language=pack.name if known else "the user's language")
+
+
 COMMAND_INSTRUCTION = (
     "The states asked about are above. Now do the rest of the request with a "
     'tool call: "{command}"'
@@ -169,7 +181,9 @@ class Turn:
             step = ModelStep(
                 self,
                 tools_offered=bool(self.tools) and not answer,
-                instruction=ANSWER_INSTRUCTION if answer else nudge,
+                instruction=in_language(ANSWER_INSTRUCTION, self.language)
+                if answer
+                else nudge,
                 purpose="answer" if answer else "step",
             )
             results = await host.run_step(step.deltas())
@@ -199,7 +213,12 @@ class Turn:
                     self.result.ended = "llm_error"
                     return
                 case "repair":
-                    await self._final_reply(host, REPAIR_INSTRUCTION, "not_understood")
+                    await self._final_reply(
+                        host,
+                        in_language(REPAIR_INSTRUCTION, self.language),
+                        "not_understood",
+                        purpose="repair",
+                    )
                     return
                 case "say_final_reply":
                     await self._end_with_final_reply(host, records)
@@ -247,7 +266,12 @@ class Turn:
             if any(failed(r.result) for r in records):
                 return False
         if not await self._say_what_was_done(host):
-            await self._final_reply(host, ANSWER_INSTRUCTION, "done", purpose="answer")
+            await self._final_reply(
+                host,
+                in_language(ANSWER_INSTRUCTION, self.language),
+                "done",
+                purpose="answer",
+            )
         return True
 
     def _can_say_done(self) -> bool:
@@ -342,7 +366,8 @@ class Turn:
             )
             for record in self.result.tool_calls[-6:]
         )
-        return f"{SUMMARY_INSTRUCTION} Tool outcomes: {outcomes}."
+        summary = in_language(SUMMARY_INSTRUCTION, self.language)
+        return f"{summary} Tool outcomes: {outcomes}."
 
     def _record_calls(
         self, calls: Sequence[ToolCallDelta], results: Mapping[str, JsonObject]
@@ -398,11 +423,9 @@ class Turn:
         host: StepHost,
         instruction: str,
         ended: Ended,
-        purpose: Purpose | None = None,
+        purpose: Purpose = "summary",
     ) -> None:
         """One tool-free call that must end in plain words, else a fixed reply."""
-        if purpose is None:
-            purpose = "repair" if instruction == REPAIR_INSTRUCTION else "summary"
         step = ModelStep(
             self, tools_offered=False, instruction=instruction, purpose=purpose
         )
