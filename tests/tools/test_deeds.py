@@ -28,6 +28,18 @@ from custom_components.jarvis.tools.services import ServiceAction
         ),
         ("media_player.tv", "media_pause", "de", "Erledigt, ich habe TV pausiert."),
         ("media_player.tv", "media_play", "fr", "C'est fait, j'ai repris TV."),
+        (
+            "media_player.tv",
+            "media_next_track",
+            "de",
+            "Erledigt, ich habe TV zum nächsten Titel weitergeschaltet.",
+        ),
+        (
+            "media_player.tv",
+            "media_previous_track",
+            "en",
+            "Done, I took TV back to the previous track.",
+        ),
         ("light.lamp", "turn_on", "en", "Done, I turned on Lamp."),
     ],
 )

@@ -31,6 +31,8 @@ _PLAIN_VERBS = {
     ("vacuum", "return_to_base"): "dock",
     ("media_player", "media_pause"): "pause",
     ("media_player", "media_play"): "resume",
+    ("media_player", "media_next_track"): "next",
+    ("media_player", "media_previous_track"): "previous",
     ("media_player", "mute"): "mute",
     ("media_player", "unmute"): "unmute",
     ("todo", "add_item"): "add",

@@ -37,6 +37,8 @@ LANGUAGE = Language(
         "start": "{target} gestartet",
         "pause": "{target} pausiert",
         "resume": "{target} fortgesetzt",
+        "next": "{target} zum nächsten Titel weitergeschaltet",
+        "previous": "{target} zum vorigen Titel zurückgeschaltet",
         "dock": "{target} zur Ladestation geschickt",
         "mute": "{target} stummgeschaltet",
         "unmute": "den Ton von {target} wieder eingeschaltet",

@@ -37,6 +37,8 @@ LANGUAGE = Language(
         "start": "started {target}",
         "pause": "paused {target}",
         "resume": "resumed {target}",
+        "next": "skipped {target} to the next track",
+        "previous": "took {target} back to the previous track",
         "dock": "sent {target} back to its dock",
         "mute": "muted {target}",
         "unmute": "unmuted {target}",

@@ -37,6 +37,8 @@ LANGUAGE = Language(
         "start": "puesto en marcha {target}",
         "pause": "pausado {target}",
         "resume": "reanudado {target}",
+        "next": "puesto la siguiente pista en {target}",
+        "previous": "puesto la pista anterior en {target}",
         "dock": "enviado {target} a su base",
         "mute": "silenciado {target}",
         "unmute": "quitado el silencio a {target}",

@@ -37,6 +37,8 @@ LANGUAGE = Language(
         "start": "démarré {target}",
         "pause": "mis en pause {target}",
         "resume": "repris {target}",
+        "next": "passé {target} à la piste suivante",
+        "previous": "ramené {target} à la piste précédente",
         "dock": "renvoyé {target} à sa base",
         "mute": "coupé le son de {target}",
         "unmute": "remis le son de {target}",

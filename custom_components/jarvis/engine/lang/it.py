@@ -37,6 +37,8 @@ LANGUAGE = Language(
         "start": "avviato {target}",
         "pause": "messo in pausa {target}",
         "resume": "ripreso {target}",
+        "next": "passato {target} al brano successivo",
+        "previous": "riportato {target} al brano precedente",
         "dock": "rimandato {target} alla base",
         "mute": "silenziato {target}",
         "unmute": "riattivato l'audio di {target}",

@@ -34,6 +34,8 @@ LANGUAGE = Language(
         "start": "{target} gestart",
         "pause": "{target} gepauzeerd",
         "resume": "{target} hervat",
+        "next": "{target} naar het volgende nummer gezet",
+        "previous": "{target} terug naar het vorige nummer gezet",
         "dock": "{target} teruggestuurd naar het dock",
         "mute": "{target} gedempt",
         "unmute": "het geluid van {target} weer aangezet",

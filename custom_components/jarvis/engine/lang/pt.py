@@ -37,6 +37,8 @@ LANGUAGE = Language(
         "start": "iniciei {target}",
         "pause": "pausei {target}",
         "resume": "retomei {target}",
+        "next": "passei {target} para a faixa seguinte",
+        "previous": "voltei {target} para a faixa anterior",
         "dock": "mandei {target} de volta à base",
         "mute": "silenciei {target}",
         "unmute": "reativei o som de {target}",
