@@ -258,6 +258,50 @@ async def test_the_model_writes_the_reply_otherwise(
     assert result.llm_calls == 2
 
 
+@pytest.mark.parametrize(
+    ("request_text", "reply", "llm_calls"),
+    [
+        # One command: the failed try was put right; what was done is said.
+        ("add milk to the shopping list", "Done, I added milk to Shopping List.", 2),
+        # Two commands: the failure may be the other one's, so the model says.
+        ("add milk to the list and turn on the light", "Half done.", 3),
+    ],
+)
+async def test_a_failed_try_put_right_is_not_in_the_reply(
+    client: LLMClient,
+    scripted_llm: ScriptedLLMServer,
+    request_text: str,
+    reply: str,
+    llm_calls: int,
+) -> None:
+    async def wrong(args: JsonObject) -> JsonObject:
+        return {"error": "wrong_tool", "error_text": "Nothing was done."}
+
+    async def add(args: JsonObject) -> JsonObject:
+        return {"success": True, "did": DidPhrase("added milk to Shopping List")}
+
+    scripted_llm.script(
+        Reply(content='{"name": "HassTurnOn", "arguments": {"name": "Shopping List"}}'),
+        Reply(
+            content='{"name": "HassListAddItem", "arguments": {"name": "Shopping List"}}'
+        ),
+        Reply(content="Half done."),
+    )
+    result = await run_loop(
+        client,
+        LocalStepHost({"HassTurnOn": wrong, "HassListAddItem": add}),
+        model="qwen2.5-coder:0.5b",
+        history=[Message("user", request_text)],
+        tools=[
+            *TOOLS,
+            ToolSpec("HassListAddItem", "Adds an item.", TOOLS[0].parameters),
+        ],
+    )
+
+    assert result.text == reply
+    assert result.llm_calls == llm_calls
+
+
 async def test_http_400_on_tools_falls_back_to_text_protocol(
     client: LLMClient, scripted_llm: ScriptedLLMServer
 ) -> None:

@@ -430,6 +430,35 @@ async def test_a_list_add_is_said_in_jarvis_words(
     assert speech(response) == said
 
 
+async def test_a_call_on_what_the_tool_cannot_act_on_names_the_tools_that_can(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, tmp_path: Path
+) -> None:
+    """HassTurnOn reaching a to-do list runs nothing, and its error names the
+    list's tools, which the model then calls: HA's own error ("Failed to
+    call turn_on") left a small model repeating the call."""
+    hass.config.config_dir = str(tmp_path)  # the shopping list's file
+    agent_id = (await agents(hass, scripted_llm))["Assist only"]
+    entry = MockConfigEntry(domain="shopping_list")
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    async_expose_entity(hass, "conversation", "todo.shopping_list", True)
+    calls = async_capture_events(hass, EVENT_CALL_SERVICE)
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOn", {"name": "Shopping List"})]),
+        Reply(
+            tool_calls=[("HassListAddItem", {"item": "milk", "name": "Shopping List"})]
+        ),
+    )
+    response = await converse(hass, agent_id, "milk on the shopping list")
+
+    error = scripted_llm.chat_requests[1]["json"]["messages"][-1]["content"]
+    assert "wrong_tool" in error
+    assert "Use HassListAddItem or HassListCompleteItem for it." in error
+    assert not any(call.data["service"] == "turn_on" for call in calls)
+    assert speech(response) == "Done, I added milk to Shopping List."
+
+
 async def test_intent_tools_follow_the_guarded_kinds(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

@@ -13,7 +13,7 @@ the reply loop to speak (`phrases.DidPhrase`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -53,7 +53,13 @@ from ..engine.text import folded_words
 from ..safety.effects import Call
 from ..safety.holds import run_calls, user_text
 from ..safety.policy import assess
-from .builtin import FailSafeTool, WrappingTool, replace_tools
+from .builtin import (
+    FailSafeTool,
+    WrappingTool,
+    innermost,
+    model_names,
+    replace_tools,
+)
 from .deeds import acted_on, deeds, describe, said_level, said_service
 from .hub import DATA_TOOLS, JarvisTools
 from .outside import outside_content_tool
@@ -108,6 +114,9 @@ class Reach:
 
     targets: list[Target] = field(default_factory=list)
     shared: bool = False
+    # What the name reached that the intent cannot act on: a to-do list for
+    # HassTurnOn, a sensor for HassTurnOff.
+    refused: list[State] = field(default_factory=list)
 
     @property
     def own(self) -> bool:
@@ -181,6 +190,8 @@ def intent_targets(
         found = [_at_level(t, intent.INTENT_TURN_ON, slot_level) for t in reach.targets]
         leveled = found and not any(t.by_ha for t in found)
         return Reach(found, reach.shared) if leveled else Reach()
+    if not found:
+        return Reach(shared=shared, refused=match.states)
     if shared and request and len({t.state.domain for t in found}) > 1:
         named = verb_domains(request, language)
         found = [t for t in found if t.state.domain in named] or found
@@ -318,12 +329,20 @@ class GuardedIntentTool(WrappingTool):
     yes, and whose targets are put right first if `repair` (see `targets`)."""
 
     def __init__(
-        self, hub: JarvisTools, tool: llm.Tool, intent_type: str, *, repair: bool
+        self,
+        hub: JarvisTools,
+        tool: llm.Tool,
+        intent_type: str,
+        *,
+        repair: bool,
+        serving: Mapping[str, Sequence[str]],
     ) -> None:
-        """Wrap the intent tool."""
+        """Wrap the intent tool; `serving` names the offered tools that act on
+        each domain, for a call that reaches only what this one cannot."""
         super().__init__(hub, tool)
         self.intent_type = intent_type
         self.repair = repair
+        self.serving = serving
 
     async def async_call(
         self,
@@ -367,6 +386,8 @@ class GuardedIntentTool(WrappingTool):
             language=language,
             request=user_text(),
         )
+        if reach.refused and not reach.targets:
+            return self._refused(reach.refused)
         reached = reach.targets
         calls = [target.call for target in reached]
 
@@ -385,6 +406,29 @@ class GuardedIntentTool(WrappingTool):
         return await self.hub.async_act(
             llm_context, describe(acts, calls), calls, run=run, deeds=acts
         )
+
+    def _refused(self, states: Sequence[State]) -> JsonObjectType:
+        """Why nothing ran, and which tools act on what the call reached:
+        HA's own error ("Failed to call turn_on for todo.tasks") left 0.5B
+        repeating the call."""
+        names = ", ".join(sorted({state.name for state in states}))
+        domains = sorted({state.domain for state in states})
+        tools = [
+            name
+            for domain in domains
+            for name in self.serving.get(domain, ())
+            if name != self.name
+        ]
+        instead = (
+            f"Use {' or '.join(dict.fromkeys(tools))} for it."
+            if tools
+            else "No tool changes it; it can only be read."
+        )
+        return {
+            "error": "wrong_tool",
+            "error_text": f"Nothing was done: {names} is a {' and '.join(domains)} "
+            f"entity, which {self.name} cannot act on. {instead}",
+        }
 
 
 def target_deeds(hass: HomeAssistant, targets: Iterable[Target]) -> list[Deed]:
@@ -534,11 +578,13 @@ def guard_assist_tools(
     `FailSafeTool`."""
     if llm_api is None or (hub := hass.data.get(DATA_TOOLS)) is None:
         return
+    handlers = list(intent.async_get(hass))
     service_intents = {
         handler.intent_type
-        for handler in intent.async_get(hass)
+        for handler in handlers
         if isinstance(handler, intent.DynamicServiceIntentHandler)
     }
+    serving = _serving(handlers, llm_api.tools)
 
     def guard(tool: llm.Tool) -> llm.Tool | None:
         if (fenced := outside_content_tool(hub, tool)) is not None:
@@ -553,10 +599,27 @@ def guard_assist_tools(
             return TimerGuardTool(hub, tool, request)
         if intent_type not in service_intents:
             return None
-        return GuardedIntentTool(hub, tool, intent_type, repair=repair)
+        return GuardedIntentTool(hub, tool, intent_type, repair=repair, serving=serving)
 
     replace_tools(llm_api, guard)
     replace_tools(llm_api, lambda tool: FailSafeTool(hub, tool))
+
+
+def _serving(
+    handlers: Iterable[intent.IntentHandler], tools: Sequence[llm.Tool]
+) -> dict[str, list[str]]:
+    """The offered tools, by their names the model sees, that act on each
+    domain: the intents made for it (HassListAddItem for `todo`)."""
+    inner = (innermost(tool).name for tool in tools)
+    seen = dict(zip(inner, model_names(tools), strict=True))
+    serving: dict[str, list[str]] = {}
+    for handler in handlers:
+        domains = set(getattr(handler, "required_domains", None) or ())
+        if (name := seen.get(handler.intent_type)) is None:
+            continue
+        for domain in sorted(domains | set(handler.platforms or ())):
+            serving.setdefault(domain, []).append(name)
+    return serving
 
 
 def _with_did_phrase(

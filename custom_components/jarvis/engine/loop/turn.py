@@ -274,11 +274,25 @@ class Turn:
             )
         return True
 
+    def _done_calls(self) -> list[ToolCallRecord]:
+        """The calls a command's turn did: all of them, or, for one command
+        whose last call worked, those that worked (a failed call then was a
+        try the model put right: HassTurnOn on a to-do list, then the list's
+        own tool)."""
+        calls = self.result.tool_calls
+        if (
+            calls
+            and not failed(calls[-1].result)
+            and not joins_commands(self.request, self.language)
+        ):
+            return [record for record in calls if not failed(record.result)]
+        return calls
+
     def _can_say_done(self) -> bool:
         """Whether every call of a command's turn says what it did (a
         `DidPhrase`): asked to write that reply, 1.5B claimed actions no tool
         had done ("The garage door is now open.")."""
-        calls = self.result.tool_calls
+        calls = self._done_calls()
         return (
             asked_part(self.request) is None
             and bool(calls)
@@ -294,9 +308,7 @@ class Turn:
         words, when each says. Returns whether it did."""
         if not self._can_say_done():
             return False
-        phrases = [
-            DidPhrase(record.result[DID_FIELD]) for record in self.result.tool_calls
-        ]
+        phrases = [DidPhrase(record.result[DID_FIELD]) for record in self._done_calls()]
         await host.run_step(say(did_reply(phrases, self.language), self))
         self.result.ended = "done"
         return True
