@@ -114,8 +114,9 @@ def test_true_or_unjudged_claims_are_kept(language: str, said: str) -> None:
             "Ich habe Garden Light ausgeschaltet.",
             "Ich habe Garden Light nicht verändert.",
         ),
-        # A German turn that the model answered in English.
-        ("de", "The front door is unlocked.", "Front Door is locked."),
+        # A German turn that the model answered in English: the truth is
+        # said in German, the user's language.
+        ("de", "The front door is unlocked.", "Front Door ist abgeschlossen."),
         ("es", "He apagado Garden Light.", "No he cambiado Garden Light."),
         ("es", "La Front Door está desbloqueada.", "Estado de Front Door: bloqueado."),
         ("fr", "La Front Door est déverrouillée.", "État de Front Door : verrouillé."),

@@ -379,26 +379,24 @@ def _list_end(
         end = mentions[index][0]
 
 
-def _truth(words: _Words, claim: _Claim) -> Grounded | None:
-    """What to say instead of a claim, or None when the home bears it out: a
-    device of the name is in the state, or, for an action, this turn acted on
-    one. A device that cannot be in the state (a lock's battery sensor) has no
-    say; a claim none can be in stays unjudged."""
+def _truth(say: Language, claim: _Claim) -> Grounded | None:
+    """What to say instead of a claim, in `say`'s words, or None when the home
+    bears it out: a device of the name is in the state, or, for an action,
+    this turn acted on one. A device that cannot be in the state (a lock's
+    battery sensor) has no say; a claim none can be in stays unjudged."""
     found = [(device, holds(device, claim.state)) for device in claim.devices]
     if any(held for _, held in found):
         return None
     if claim.action and not any(device.acted for device in claim.devices):
         name = claim.devices[0].names[0]
-        return Grounded(words.pack.not_changed.format(name=name), undone=True)
+        return Grounded(say.not_changed.format(name=name), undone=True)
     for device in (device for device, held in found if held is False):
         # Its own state where Jarvis has a word for it (a TV that is off is
         # off, not paused), else the claim's opposite.
         for state in (device.state, _OPPOSITE[claim.state]):
-            if state in words.pack.state_words and holds(device, state):
-                said = words.pack.state_words[state][0]
-                return Grounded(
-                    words.pack.is_state.format(name=device.names[0], state=said)
-                )
+            if state in say.state_words and holds(device, state):
+                said = say.state_words[state][0]
+                return Grounded(say.is_state.format(name=device.names[0], state=said))
     return None
 
 
@@ -407,8 +405,8 @@ def ground(
 ) -> Grounded:
     """The sentence, or the truth in its place when it claims what the home
     contradicts. Claims are read in the language's words and in English
-    (small models often answer in English), and put right in the words that
-    made them; the home is read only for a sentence that says a state or
+    (small models often answer in English), and put right in the user's
+    language; the home is read only for a sentence that says a state or
     an action."""
     if sentence.rstrip().endswith("?"):
         return Grounded(sentence)
@@ -427,7 +425,9 @@ def ground(
     mentions = _mentions(tokens, house(), kinds)
     for words in packs:
         claims = _claims(words, tokens, mentions)
-        if truths := [truth for claim in claims if (truth := _truth(words, claim))]:
+        if truths := [
+            truth for claim in claims if (truth := _truth(packs[0].pack, claim))
+        ]:
             said = " ".join(dict.fromkeys(truth.text for truth in truths))
             text = sentence.strip()
             return Grounded(
