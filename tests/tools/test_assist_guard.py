@@ -459,6 +459,33 @@ async def test_a_call_on_what_the_tool_cannot_act_on_names_the_tools_that_can(
     assert speech(response) == "Done, I added milk to Shopping List."
 
 
+async def test_a_call_for_another_state_says_the_state_it_found(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """ "Next" on a paused player: the error says it is paused, not HA's
+    match repr, and the intent the model then picks is said in Jarvis's
+    words."""
+    agent_id = (await agents(hass, scripted_llm))["Assist only"]
+    walkman = "media_player.walkman"
+    await hass.services.async_call(
+        "media_player", "media_pause", {"entity_id": walkman}, blocking=True
+    )
+    scripted_llm.script(
+        Reply(tool_calls=[("HassMediaNext", {"name": "Walkman"})]),
+        Reply(tool_calls=[("HassMediaUnpause", {"name": "Walkman"})]),
+    )
+    response = await converse(hass, agent_id, "carry on with the walkman")
+
+    error = scripted_llm.chat_requests[1]["json"]["messages"][-1]["content"]
+    assert "wrong_state" in error
+    assert (
+        "Walkman is paused, and HassMediaNext acts only on one that is playing."
+        in error
+    )
+    assert hass.states.get(walkman).state == "playing"
+    assert speech(response) == "Done, I resumed Walkman."
+
+
 async def test_intent_tools_follow_the_guarded_kinds(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

@@ -115,8 +115,10 @@ class Reach:
     targets: list[Target] = field(default_factory=list)
     shared: bool = False
     # What the name reached that the intent cannot act on: a to-do list for
-    # HassTurnOn, a sensor for HassTurnOff.
+    # HassTurnOn, a sensor for HassTurnOff, a paused TV for HassMediaNext.
     refused: list[State] = field(default_factory=list)
+    # The states the intent acts on, where `refused` are in others.
+    acts_when: tuple[str, ...] = ()
 
     @property
     def own(self) -> bool:
@@ -171,6 +173,22 @@ def intent_targets(
         match = intent.async_match_targets(
             hass, replace(constraints, allow_duplicate_names=True)
         )
+    wanted = constraints.states or ()
+    if not match.is_match and (wanted or constraints.features):
+        # HA's error is its match's repr, which told 1.5B nothing: the
+        # devices the name reaches, and the states the intent wants.
+        loose = intent.async_match_targets(
+            hass,
+            replace(
+                constraints, states=None, features=None, allow_duplicate_names=True
+            ),
+        )
+        if loose.is_match:
+            by_state = wanted and not any(s.state in wanted for s in loose.states)
+            return Reach(
+                refused=loose.states,
+                acts_when=tuple(sorted(wanted)) if by_state else (),
+            )
     found = [
         target
         for state in match.states
@@ -387,7 +405,7 @@ class GuardedIntentTool(WrappingTool):
             request=user_text(),
         )
         if reach.refused and not reach.targets:
-            return self._refused(reach.refused)
+            return self._refused(reach)
         reached = reach.targets
         calls = [target.call for target in reached]
 
@@ -407,12 +425,20 @@ class GuardedIntentTool(WrappingTool):
             llm_context, describe(acts, calls), calls, run=run, deeds=acts
         )
 
-    def _refused(self, states: Sequence[State]) -> JsonObjectType:
+    def _refused(self, reach: Reach) -> JsonObjectType:
         """Why nothing ran, and which tools act on what the call reached:
         HA's own error ("Failed to call turn_on for todo.tasks") left 0.5B
         repeating the call."""
-        names = ", ".join(sorted({state.name for state in states}))
-        domains = sorted({state.domain for state in states})
+        names = ", ".join(sorted({state.name for state in reach.refused}))
+        if reach.acts_when:
+            states = ", ".join(sorted({state.state for state in reach.refused}))
+            return {
+                "error": "wrong_state",
+                "error_text": f"Nothing was done: {names} is {states}, and "
+                f"{self.name} acts only on one that is "
+                f"{' or '.join(reach.acts_when)}.",
+            }
+        domains = sorted({state.domain for state in reach.refused})
         tools = [
             name
             for domain in domains
