@@ -172,12 +172,12 @@ async def test_guard_errors_are_recorded_in_the_chat_log(
     scripted_llm.script(
         Reply(tool_calls=[("LightsOn", {"name": "Kitchen Lights"})]),
         Reply(tool_calls=[("HassTurnOn", {"name": "Kitchen Lights"})]),
-        Reply(content="Now they are on."),
     )
     response = await process(hass, agent, "kitchen lights on")
 
     assert hass.states.get(KITCHEN).state == "on"
-    assert speech(response) == "Now they are on."
+    # The wrong name was put right: the reply says what was done.
+    assert speech(response) == "Done, I turned on Kitchen Lights."
     error_turn = scripted_llm.chat_requests[1]["json"]["messages"][-1]
     assert error_turn["role"] == "tool"
     assert "unknown_tool" in error_turn["content"]
