@@ -386,6 +386,20 @@ async def test_an_on_off_call_sets_the_level_the_user_said(
     assert results[0]["did"] == did
 
 
+async def with_shopping_list(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, tmp_path: Path
+) -> str:
+    """The agents and HA's shopping list, exposed: the "Assist only" agent."""
+    hass.config.config_dir = str(tmp_path)  # the shopping list's file
+    agent_id = (await agents(hass, scripted_llm))["Assist only"]
+    entry = MockConfigEntry(domain="shopping_list")
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    async_expose_entity(hass, "conversation", "todo.shopping_list", True)
+    return agent_id
+
+
 @pytest.mark.parametrize(
     ("language", "said"),
     [
@@ -402,13 +416,7 @@ async def test_a_list_add_is_said_in_jarvis_words(
 ) -> None:
     """HA's list intent says nothing itself: Jarvis says what it added, in
     the user's language, instead of asking the model to."""
-    hass.config.config_dir = str(tmp_path)  # the shopping list's file
-    agent_id = (await agents(hass, scripted_llm))["Assist only"]
-    entry = MockConfigEntry(domain="shopping_list")
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    async_expose_entity(hass, "conversation", "todo.shopping_list", True)
+    agent_id = await with_shopping_list(hass, scripted_llm, tmp_path)
     scripted_llm.script(
         Reply(
             tool_calls=[("HassListAddItem", {"item": "milk", "name": "Shopping List"})]
@@ -436,13 +444,7 @@ async def test_a_call_on_what_the_tool_cannot_act_on_names_the_tools_that_can(
     """HassTurnOn reaching a to-do list runs nothing, and its error names the
     list's tools, which the model then calls: HA's own error ("Failed to
     call turn_on") left a small model repeating the call."""
-    hass.config.config_dir = str(tmp_path)  # the shopping list's file
-    agent_id = (await agents(hass, scripted_llm))["Assist only"]
-    entry = MockConfigEntry(domain="shopping_list")
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    async_expose_entity(hass, "conversation", "todo.shopping_list", True)
+    agent_id = await with_shopping_list(hass, scripted_llm, tmp_path)
     calls = async_capture_events(hass, EVENT_CALL_SERVICE)
     scripted_llm.script(
         Reply(tool_calls=[("HassTurnOn", {"name": "Shopping List"})]),
