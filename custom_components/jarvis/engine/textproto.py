@@ -251,12 +251,25 @@ def _describe_tool(tool: ToolSpec) -> str:
     if not properties:
         return f"{description} No arguments."
     required = set(tool.parameters.get("required") or ())
-    parts = []
+    # Neighbours of one kind share it ("name, area, floor (optional
+    # strings)"): these lines are most of what a turn's prompt adds.
+    groups: list[tuple[str, list[str]]] = []
     for name, schema in properties.items():
-        kind = _schema_kind(schema)
-        flag = "" if name in required else "optional "
-        parts.append(f"{name} ({flag}{kind})")
+        base = _schema_kind(schema)
+        kind = f"{'' if name in required else 'optional '}{base}"
+        if groups and groups[-1][0] == kind and base in _PLURALS:
+            groups[-1][1].append(name)
+        else:
+            groups.append((kind, [name]))
+    parts = [
+        f"{', '.join(names)} ({kind}{'s' if len(names) > 1 else ''})"
+        for kind, names in groups
+    ]
     return f"{description} Arguments: {', '.join(parts)}."
+
+
+# Kinds said in one word, which a group of arguments can share.
+_PLURALS = frozenset({"string", "integer", "number", "boolean"})
 
 
 def _schema_kind(schema: Mapping[str, Any]) -> str:
