@@ -259,23 +259,31 @@ async def test_the_model_writes_the_reply_otherwise(
 
 
 @pytest.mark.parametrize(
-    ("request_text", "reply", "llm_calls"),
+    ("request_text", "error", "reply", "llm_calls"),
     [
-        # One command: the failed try was put right; what was done is said.
-        ("add milk to the shopping list", "Done, I added milk to Shopping List.", 2),
+        # One command: the call made wrongly was put right; what was done is said.
+        (
+            "add milk to the shopping list",
+            "wrong_tool",
+            "Done, I added milk to Shopping List.",
+            2,
+        ),
         # Two commands: the failure may be the other one's, so the model says.
-        ("add milk to the list and turn on the light", "Half done.", 3),
+        ("add milk to the list and turn on the light", "wrong_tool", "Half done.", 3),
+        # A device that failed is not put right by another call.
+        ("add milk to the shopping list", "HomeAssistantError", "Half done.", 3),
     ],
 )
-async def test_a_failed_try_put_right_is_not_in_the_reply(
+async def test_a_failed_try_put_right_is_not_in_the_reply(  # noqa: PLR0917 - a case per kind of failure
     client: LLMClient,
     scripted_llm: ScriptedLLMServer,
     request_text: str,
+    error: str,
     reply: str,
     llm_calls: int,
 ) -> None:
     async def wrong(args: JsonObject) -> JsonObject:
-        return {"error": "wrong_tool", "error_text": "Nothing was done."}
+        return {"error": error, "error_text": "Nothing was done."}
 
     async def add(args: JsonObject) -> JsonObject:
         return {"success": True, "did": DidPhrase("added milk to Shopping List")}

@@ -14,3 +14,22 @@ def failed(result: Mapping[str, object]) -> bool:
         or result.get("success") is False
         or result.get("response_type") == "error"
     )
+
+
+# Errors of a call that ran nothing because its tool, arguments or target
+# were wrong ("MatchFailedError" is HA's for a name nothing has): a later
+# call of the turn may put it right. A device's own failure is not one.
+UNKNOWN_TOOL = "unknown_tool"
+INVALID_ARGUMENTS = "invalid_arguments"
+REPEATED_CALL = "repeated_call"
+WRONG_TOOL = "wrong_tool"
+WRONG_STATE = "wrong_state"
+NO_MATCH = "MatchFailedError"
+MISCALLED = frozenset(
+    {UNKNOWN_TOOL, INVALID_ARGUMENTS, REPEATED_CALL, WRONG_TOOL, WRONG_STATE, NO_MATCH}
+)
+
+
+def miscalled(result: Mapping[str, object]) -> bool:
+    """Whether the call ran nothing for being made wrongly (`MISCALLED`)."""
+    return result.get("error") in MISCALLED

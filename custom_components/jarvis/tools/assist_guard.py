@@ -48,6 +48,7 @@ from ..engine.phrases import (
     DidPhrase,
     actions,
 )
+from ..engine.results import WRONG_STATE, WRONG_TOOL
 from ..engine.router import joins_commands
 from ..engine.text import folded_words
 from ..safety.effects import Call
@@ -433,7 +434,7 @@ class GuardedIntentTool(WrappingTool):
         if reach.acts_when:
             states = ", ".join(sorted({state.state for state in reach.refused}))
             return {
-                "error": "wrong_state",
+                "error": WRONG_STATE,
                 "error_text": f"Nothing was done: {names} is {states}, and "
                 f"{self.name} acts only on one that is "
                 f"{' or '.join(reach.acts_when)}.",
@@ -451,7 +452,7 @@ class GuardedIntentTool(WrappingTool):
             else "No tool changes it; it can only be read."
         )
         return {
-            "error": "wrong_tool",
+            "error": WRONG_TOOL,
             "error_text": f"Nothing was done: {names} is a {' and '.join(domains)} "
             f"entity, which {self.name} cannot act on. {instead}",
         }

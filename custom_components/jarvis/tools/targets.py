@@ -23,6 +23,7 @@ from homeassistant.util.json import JsonObjectType
 
 from ..engine.lang import verb_domains
 from ..engine.phrases import FINAL_REPLY, OR, WHICH, FinalReply, listed, phrase
+from ..engine.results import NO_MATCH
 from ..engine.text import folded_words, most_specific, telling_words, within
 from .services import closest_names
 
@@ -41,7 +42,6 @@ class Answer:
 _ROOM_DOMAINS = ["fan", "light", "media_player", "switch"]
 # Slots that narrow down where a name is looked for.
 _NARROWING = ("area", "floor", "domain", "device_class")
-NO_MATCH = "MatchFailedError"  # HA's name for it
 # Listed in the question; more would be too long to hear.
 _MAX_CHOICES = 6
 

@@ -26,7 +26,13 @@ from ..phrases import (
 )
 from ..planner import MEMORY, REPLY, Plan, PlanStep, grounded
 from ..redact import redact, redacting_logger
-from ..results import failed
+from ..results import (
+    INVALID_ARGUMENTS,
+    REPEATED_CALL,
+    UNKNOWN_TOOL,
+    failed,
+    miscalled,
+)
 from ..router import (
     TOOL_SEARCH,
     ToolRouter,
@@ -275,17 +281,16 @@ class Turn:
         return True
 
     def _done_calls(self) -> list[ToolCallRecord]:
-        """The calls a command's turn did: all of them, or, for one command
-        whose last call worked, those that worked (a failed call then was a
-        try the model put right: HassTurnOn on a to-do list, then the list's
-        own tool)."""
+        """The calls a command's turn made, less, for one command whose last
+        call worked, those that ran nothing for being made wrongly: the model
+        put them right (HassTurnOn on a to-do list, then the list's tool)."""
         calls = self.result.tool_calls
         if (
             calls
             and not failed(calls[-1].result)
             and not joins_commands(self.request, self.language)
         ):
-            return [record for record in calls if not failed(record.result)]
+            return [record for record in calls if not miscalled(record.result)]
         return calls
 
     def _can_say_done(self) -> bool:
@@ -498,7 +503,7 @@ class Turn:
             return ToolCallDelta(
                 call,
                 {
-                    "error": "repeated_call",
+                    "error": REPEATED_CALL,
                     "error_text": f"{call.name} was already called with these "
                     "arguments and its result is above. Use that result to "
                     "answer the user; do not call it again.",
@@ -531,7 +536,7 @@ class Turn:
         if tool is None:
             valid = ", ".join(self.tools) or "none"
             return call, {
-                "error": "unknown_tool",
+                "error": UNKNOWN_TOOL,
                 "error_text": f"There is no tool named '{call.name}'. "
                 f"Valid tools: {valid}.",
             }
@@ -549,7 +554,7 @@ class Turn:
         call = ToolCall(call.id, tool.name, args)
         if problem := validate_arguments(tool, args):
             return call, {
-                "error": "invalid_arguments",
+                "error": INVALID_ARGUMENTS,
                 "error_text": f"{tool.name}: {problem}.",
             }
         return call, None
