@@ -12,7 +12,12 @@ from string import Formatter
 import pytest
 
 from custom_components.jarvis.engine import lang
-from custom_components.jarvis.engine.lang import LANGUAGES, Language, language_pack
+from custom_components.jarvis.engine.lang import (
+    LANGUAGES,
+    Language,
+    item_without_verb,
+    language_pack,
+)
 
 ENGLISH = LANGUAGES[0]
 
@@ -126,3 +131,34 @@ def test_no_word_list_outside_the_packs() -> None:
         if word in foreign
     }
     assert not found
+
+
+@pytest.mark.parametrize(
+    ("item", "request_text", "language", "kept"),
+    [
+        # The model copied the request's verb into the item.
+        (
+            "Apunta llamar a la abuela",
+            "apunta llamar a la abuela en mis tareas",
+            "es",
+            "llamar a la abuela",
+        ),
+        ("Add milk", "add milk to the shopping list", "en", "milk"),
+        ("Notiere Brot", "notiere Brot auf der Einkaufsliste", "de", "Brot"),
+        # The verb is the item's own, not the request's ("buy" is no list verb;
+        # "add" is part of what to do).
+        ("buy milk", "buy milk, put it on the list", "en", "buy milk"),
+        (
+            "add oil to the car",
+            "put add oil to the car on my tasks",
+            "en",
+            "add oil to the car",
+        ),
+        ("milk", "add milk", "en", "milk"),
+        ("Add", "add", "en", "Add"),
+    ],
+)
+def test_a_to_do_item_loses_the_verb_the_model_copied_in(
+    item: str, request_text: str, language: str, kept: str
+) -> None:
+    assert item_without_verb(item, request_text, language) == kept

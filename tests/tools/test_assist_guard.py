@@ -438,6 +438,34 @@ async def test_a_list_add_is_said_in_jarvis_words(
     assert speech(response) == said
 
 
+async def test_an_item_added_is_without_the_verb_the_model_copied_in(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, tmp_path: Path
+) -> None:
+    agent_id = await with_shopping_list(hass, scripted_llm, tmp_path)
+    scripted_llm.script(
+        Reply(
+            tool_calls=[
+                ("HassListAddItem", {"item": "Añade leche", "name": "Shopping List"})
+            ]
+        )
+    )
+    response = await converse(
+        hass, agent_id, "añade leche a la lista de la compra", language="es"
+    )
+
+    items = await hass.services.async_call(
+        "todo",
+        "get_items",
+        {"entity_id": "todo.shopping_list"},
+        blocking=True,
+        return_response=True,
+    )
+    assert [item["summary"] for item in items["todo.shopping_list"]["items"]] == [
+        "leche"
+    ]
+    assert speech(response) == "Hecho, he añadido leche a Shopping List."
+
+
 async def test_a_call_on_what_the_tool_cannot_act_on_names_the_tools_that_can(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer, tmp_path: Path
 ) -> None:

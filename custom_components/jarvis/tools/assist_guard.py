@@ -40,7 +40,7 @@ import voluptuous as vol
 from ..const import DOMAIN, SENSITIVE_KINDS
 from ..engine.arguments import said_percent
 from ..engine.digest import in_own_words
-from ..engine.lang import verb_domains
+from ..engine.lang import item_without_verb, verb_domains
 from ..engine.phrases import (
     DID,
     DID_FIELD,
@@ -566,7 +566,8 @@ _LIST_SERVICES = {"HassListAddItem": "add_item", "HassListCompleteItem": "update
 class ListItemTool(WrappingTool):
     """HA's intent that adds an item to a to-do list or checks one off, whose
     result says what it did in the user's language ("added milk to Shopping
-    List"), so the reply loop need not ask the model to say it."""
+    List"), so the reply loop need not ask the model to say it. An item added
+    loses the request's verb if the model copied it in ("Add milk")."""
 
     def __init__(self, hub: JarvisTools, tool: llm.Tool, service: str) -> None:
         """Wrap the list intent tool, which calls the to-do `service`."""
@@ -580,14 +581,22 @@ class ListItemTool(WrappingTool):
         llm_context: llm.LLMContext,
     ) -> JsonObjectType:
         """HA's result, with what it did in words when it did it."""
-        result = await self.wrapped.async_call(hass, tool_input, llm_context)
+        language = llm_context.language or hass.config.language
         item = tool_input.tool_args.get("item")
+        if self.service == "add_item" and isinstance(item, str):
+            item = item_without_verb(item, user_text() or "", language)
+            tool_input = llm.ToolInput(
+                tool_input.tool_name,
+                {**tool_input.tool_args, "item": item},
+                tool_input.id,
+                tool_input.external,
+            )
+        result = await self.wrapped.async_call(hass, tool_input, llm_context)
         if result.get("response_type") != "action_done" or not isinstance(item, str):
             return result
         calls = [(entity_id, self.service) for entity_id in acted_on(result)]
         if not calls or not (acts := deeds(hass, calls, item=item.strip())):
             return result
-        language = llm_context.language or hass.config.language
         return result | {DID_FIELD: DidPhrase(actions(acts, DID, language))}
 
 

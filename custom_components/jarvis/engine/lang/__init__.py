@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ..text import mentions
+from ..text import mentions, words
 from . import de, en, es, fr, it, nl, pt
 from .base import Language
 
@@ -13,6 +13,7 @@ __all__ = [
     "LANGUAGES",
     "Language",
     "every",
+    "item_without_verb",
     "language_code",
     "language_pack",
     "verb_domains",
@@ -50,6 +51,22 @@ def verb_domains(text: str, language: str | None) -> set[str]:
         for domain, verbs in pack.verb_domains.items()
         if mentions(text, verbs)
     }
+
+
+def item_without_verb(item: str, request: str, language: str | None) -> str:
+    """A to-do item without the request's verb that the model copied into it
+    ("Apunta llamar a la abuela" for "apunta llamar a la abuela en mis
+    tareas"): that verb asks for the item to be put on a list."""
+    first, _, rest = item.strip().partition(" ")
+    verbs = {
+        verb
+        for pack in (language_pack(language), en.LANGUAGE)
+        for verb in pack.verb_domains.get("todo", ())
+    }
+    said = words(first)
+    if rest.strip() and said and said == words(request)[:1] and said[0] in verbs:
+        return rest.strip()
+    return item
 
 
 def every(field: Callable[[Language], Iterable[str]]) -> tuple[str, ...]:

@@ -70,6 +70,7 @@ LANGUAGE = Language(
         "alarm_control_panel": words("scharf, unscharf, deaktiviere, aktiviere"),
         "media_player": words("spiele, pause, stumm, lautstärke"),
         "vacuum": words("sauge, saugen, reinige, staubsauger, saugroboter"),
+        "todo": words("notiere, notier, füge, trage, schreib, schreibe"),
     },
     state_words={
         "on": words("an, eingeschaltet, angeschaltet"),

@@ -66,6 +66,7 @@ LANGUAGE = Language(
         "alarm_control_panel": words("arm, disarm"),
         "media_player": words("play, pause, mute, unmute, volume"),
         "vacuum": words("vacuum, clean, dock"),
+        "todo": words("add, note down, jot down"),
     },
     state_words={
         "on": words("on, switched on, turned on"),

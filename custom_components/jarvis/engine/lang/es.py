@@ -66,6 +66,7 @@ LANGUAGE = Language(
         "alarm_control_panel": words("arma, armar, desarma, desarmar"),
         "media_player": words("reproduce, pausa, silencia, volumen"),
         "vacuum": words("aspira, aspirar, limpia, aspiradora"),
+        "todo": words("apunta, apúntame, añade, anota, agrega"),
     },
     state_words={
         "on": words("encendido, encendida"),

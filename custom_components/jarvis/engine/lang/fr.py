@@ -66,6 +66,7 @@ LANGUAGE = Language(
         "alarm_control_panel": words("arme, armer, désarme, désarmer"),
         "media_player": words("joue, pause, coupe le son, volume"),
         "vacuum": words("aspire, aspirer, nettoie"),
+        "todo": words("ajoute, note, inscris"),
     },
     state_words={
         "on": words("allumé, allumée"),

@@ -66,6 +66,7 @@ LANGUAGE = Language(
         "alarm_control_panel": words("attiva, disattiva, inserisci, disinserisci"),
         "media_player": words("riproduci, pausa, muto, volume"),
         "vacuum": words("aspira, pulisci"),
+        "todo": words("aggiungi, annota, segna"),
     },
     state_words={
         "on": words("acceso, accesa"),

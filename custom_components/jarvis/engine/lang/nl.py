@@ -67,6 +67,7 @@ LANGUAGE = Language(
         ),
         "media_player": words("speel, pauzeer, demp, volume"),
         "vacuum": words("stofzuig, stofzuigen, maak schoon"),
+        "todo": words("voeg, noteer, schrijf"),
     },
     state_words={
         "on": words("aan, ingeschakeld, aangezet"),

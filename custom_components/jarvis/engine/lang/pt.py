@@ -66,6 +66,7 @@ LANGUAGE = Language(
         "alarm_control_panel": words("arma, armar, desarma, desarmar"),
         "media_player": words("toca, pausa, silencia, volume"),
         "vacuum": words("aspira, aspirar, limpa"),
+        "todo": words("adiciona, anota, aponta, acrescenta"),
     },
     state_words={
         "on": words("ligado, ligada, aceso, acesa"),
