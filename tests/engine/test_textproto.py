@@ -122,28 +122,6 @@ def test_tool_section_lists_tools_and_arguments() -> None:
     assert "name (optional string)" in section
 
 
-def test_arguments_of_one_kind_side_by_side_share_it() -> None:
-    spec = ToolSpec(
-        "HassTurnOn",
-        "Turns on a device.",
-        {
-            "type": "object",
-            "properties": {
-                "name": {"type": "string"},
-                "area": {"type": "string"},
-                "floor": {"type": "string"},
-                "domain": {"type": "array", "items": {"type": "string"}},
-                "item": {"type": "string"},
-            },
-            "required": ["item"],
-        },
-    )
-    assert render_tool_section([spec]).splitlines()[-2] == (
-        "- HassTurnOn: Turns on a device. Arguments: name, area, floor "
-        "(optional strings), domain (optional list of string), item (string)."
-    )
-
-
 def test_repair_fixes_small_model_slips_and_drops_bad_optionals() -> None:
     # What Qwen2.5-Coder 0.5B actually sent for "turn on the kitchen lights".
     args = {

@@ -251,25 +251,12 @@ def _describe_tool(tool: ToolSpec) -> str:
     if not properties:
         return f"{description} No arguments."
     required = set(tool.parameters.get("required") or ())
-    # Neighbours of one kind share it ("name, area, floor (optional
-    # strings)"): these lines are most of what a turn's prompt adds.
-    groups: list[tuple[str, list[str]]] = []
+    parts = []
     for name, schema in properties.items():
-        base = _schema_kind(schema)
-        kind = f"{'' if name in required else 'optional '}{base}"
-        if groups and groups[-1][0] == kind and base in _PLURALS:
-            groups[-1][1].append(name)
-        else:
-            groups.append((kind, [name]))
-    parts = [
-        f"{', '.join(names)} ({kind}{'s' if len(names) > 1 else ''})"
-        for kind, names in groups
-    ]
+        kind = _schema_kind(schema)
+        flag = "" if name in required else "optional "
+        parts.append(f"{name} ({flag}{kind})")
     return f"{description} Arguments: {', '.join(parts)}."
-
-
-# Kinds said in one word, which a group of arguments can share.
-_PLURALS = frozenset({"string", "integer", "number", "boolean"})
 
 
 def _schema_kind(schema: Mapping[str, Any]) -> str:
