@@ -74,6 +74,22 @@ async def test_a_room_named_as_a_device_is_the_room(
     assert hass.states.get(OFFICE_BLINDS).state == blinds_before
 
 
+async def test_a_room_named_as_a_device_beats_a_room_the_user_did_not_say(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "start the vacuum in the garage" as name "Garage", area
+    "Living Room": the place the user said is the one."""
+    agent_id = await office_home(hass, scripted_llm)
+    ar.async_get(hass).async_create("Living Room")
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOff", {"name": "Office", "area": "Living Room"})]),
+        Reply(content="Done."),
+    )
+    await converse(hass, agent_id, "switch off everything in the office")
+
+    assert states(hass, *OFFICE_LIGHTS, AC) == ["off", "off", "off"]
+
+
 async def test_a_word_of_one_device_is_that_device(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:
@@ -154,6 +170,24 @@ async def test_an_unknown_name_gets_a_readable_error(
     assert results[0]["error_text"].startswith(
         "Nothing in the home is called 'Office Sauna'."
     )
+
+
+async def test_home_assistants_failed_match_is_told_in_words(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """HA's own text is the repr of its match, which 0.5B answered by
+    making the same call again."""
+    agent_id = await office_home(hass, scripted_llm)
+
+    _, results = await run(
+        hass, scripted_llm, agent_id, ("HassMediaPause", {"name": "Kitchen Window"})
+    )
+
+    assert results[0] == {
+        "error": "MatchFailedError",
+        "error_text": "Nothing was done. No media_player called 'Kitchen Window' "
+        "was found.",
+    }
 
 
 async def test_a_repaired_sensitive_target_still_waits_for_a_yes(

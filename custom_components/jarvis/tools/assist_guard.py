@@ -64,7 +64,7 @@ from .builtin import (
 from .deeds import acted_on, deeds, describe, said_level, said_service
 from .hub import DATA_TOOLS, JarvisTools
 from .outside import outside_content_tool
-from .targets import Answer, intent_constraints, repair_targets
+from .targets import Answer, intent_constraints, match_failure, repair_targets
 
 type Slots = dict[str, Any]
 
@@ -416,7 +416,12 @@ class GuardedIntentTool(WrappingTool):
                 if acts := target_deeds(hass, reached):
                     return result | {DID_FIELD: DidPhrase(actions(acts, DID, language))}
                 return result
-            result = await self.wrapped.async_call(hass, tool_input, llm_context)
+            try:
+                result = await self.wrapped.async_call(hass, tool_input, llm_context)
+            except intent.MatchFailedError as err:
+                if not self.repair:
+                    raise
+                return match_failure(hass, err)
             return _with_did_phrase(hass, result, reached, language)
 
         # After a yes, exactly the calls HA's handler would have made run:

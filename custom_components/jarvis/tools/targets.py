@@ -119,12 +119,15 @@ def repair_targets(
         ) is not None:
             return rest | {"name": {"value": said}}
         return _no_match(f"'{name}' is not a name: say which device or area.")
-    room = {"domain": {"value": _ROOM_DOMAINS}} | rest
+    # A place the user did not say yields to a name that is a place ("start
+    # the vacuum in the garage": name "Garage", area "Living Room" by 0.5B).
+    places = _said_places(rest, request) if request else rest
+    room = {"domain": {"value": _ROOM_DOMAINS}} | places
     place: Slots | None = None
-    if "area" not in slots and any(intent.find_areas(name, ar.async_get(hass))):
-        place = rest | {"area": {"value": name}}
-    elif "floor" not in slots and any(intent.find_floors(name, fr.async_get(hass))):
-        place = rest | {"floor": {"value": name}}
+    if "area" not in places and any(intent.find_areas(name, ar.async_get(hass))):
+        place = places | {"area": {"value": name}}
+    elif "floor" not in places and any(intent.find_floors(name, fr.async_get(hass))):
+        place = places | {"floor": {"value": name}}
     if place is not None:
         kinds = _kinds_in(
             hass, handler, place, assistant, request=request, language=language
@@ -298,3 +301,49 @@ def _which(fitting: Sequence[State], language: str) -> Answer:
 
 def _no_match(text: str) -> Answer:
     return Answer({"error": NO_MATCH, "error_text": text})
+
+
+def match_failure(hass: HomeAssistant, err: intent.MatchFailedError) -> JsonObjectType:
+    """HA's failed match in words a model can use: its own text is the repr
+    of the match, after which 0.5B repeated the call."""
+    wanted = err.constraints
+    kind = " or ".join(sorted(wanted.domains)) if wanted.domains else "device"
+    named = f" called '{wanted.name}'" if wanted.name else ""
+    where = "".join(
+        f" {on} {label} '{value}'"
+        for on, label, value in (
+            ("in", "area", wanted.area_name),
+            ("on", "floor", wanted.floor_name),
+        )
+        if value
+    )
+    match err.result.no_match_reason:
+        case intent.MatchFailedReason.INVALID_AREA:
+            text = f"There is no area '{wanted.area_name}'."
+        case intent.MatchFailedReason.INVALID_FLOOR:
+            text = f"There is no floor '{wanted.floor_name}'."
+        case intent.MatchFailedReason.DUPLICATE_NAME:
+            text = f"Several devices are called '{wanted.name}': give its area too."
+        case intent.MatchFailedReason.MULTIPLE_TARGETS:
+            text = f"Several {kind} devices fit{where}: name one."
+        case intent.MatchFailedReason.STATE:
+            states = " or ".join(sorted(wanted.states or ()))
+            text = f"No {kind}{named}{where} is {states}."
+        case intent.MatchFailedReason.FEATURE:
+            text = f"No {kind}{named}{where} can do that."
+        case intent.MatchFailedReason.ASSISTANT:
+            text = f"No {kind}{named}{where} is exposed to the assistant."
+        case _:
+            text = f"No {kind}{named}{where} was found."
+    if wanted.domains:
+        exposed = intent.async_match_targets(
+            hass,
+            intent.MatchTargetsConstraints(
+                domains=wanted.domains, assistant=wanted.assistant
+            ),
+        ).states
+        # A few to pick from; of many, the model would pick a wrong one.
+        names = sorted({state.name for state in exposed})
+        if 0 < len(names) <= _MAX_CHOICES:
+            text += f" The {kind} devices are: {', '.join(names)}."
+    return {"error": NO_MATCH, "error_text": f"Nothing was done. {text}"}
