@@ -400,6 +400,18 @@ async def with_shopping_list(
     return agent_id
 
 
+async def shopping_items(hass: HomeAssistant) -> list[str]:
+    """What the shopping list holds."""
+    items = await hass.services.async_call(
+        "todo",
+        "get_items",
+        {"entity_id": "todo.shopping_list"},
+        blocking=True,
+        return_response=True,
+    )
+    return [item["summary"] for item in items["todo.shopping_list"]["items"]]
+
+
 @pytest.mark.parametrize(
     ("language", "said"),
     [
@@ -425,16 +437,7 @@ async def test_a_list_add_is_said_in_jarvis_words(
     )
     response = await converse(hass, agent_id, "put milk on it", language=language)
 
-    items = await hass.services.async_call(
-        "todo",
-        "get_items",
-        {"entity_id": "todo.shopping_list"},
-        blocking=True,
-        return_response=True,
-    )
-    assert [item["summary"] for item in items["todo.shopping_list"]["items"]] == [
-        "milk"
-    ]
+    assert await shopping_items(hass) == ["milk"]
     assert speech(response) == said
 
 
@@ -453,16 +456,7 @@ async def test_an_item_added_is_without_the_verb_the_model_copied_in(
         hass, agent_id, "añade leche a la lista de la compra", language="es"
     )
 
-    items = await hass.services.async_call(
-        "todo",
-        "get_items",
-        {"entity_id": "todo.shopping_list"},
-        blocking=True,
-        return_response=True,
-    )
-    assert [item["summary"] for item in items["todo.shopping_list"]["items"]] == [
-        "leche"
-    ]
+    assert await shopping_items(hass) == ["leche"]
     assert speech(response) == "Hecho, he añadido leche a Shopping List."
 
 
