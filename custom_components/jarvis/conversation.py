@@ -48,15 +48,11 @@ from .engine.results import failed
 from .engine.router import command_parts
 from .entity import JarvisLLMEntity
 from .safety.holds import run_calls
-from .tools.assist_guard import (
-    MatchedCommand,
-    guard_assist_tools,
-    matched_command,
-    target_deeds,
-)
+from .tools.assist_guard import MatchedCommand, guard_assist_tools, matched_command
 from .tools.deeds import describe
 from .tools.home import home_api, house_view, live_lookup
 from .tools.hub import CURRENT_ENTRY, DATA_TOOLS
+from .tools.intent_reach import target_deeds
 from .wake_word import async_wake_phrase
 
 # Agents answer concurrently; the LLM server queues what it cannot run at once.

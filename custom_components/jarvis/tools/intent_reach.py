@@ -1,0 +1,266 @@
+"""What a service intent would act on, resolved as HA's handlers resolve it:
+each target entity with the exact service call HA's handler makes for it
+(or, where the request says a level or HA's handler has no call, the one
+Jarvis makes), and what the name reached that the intent cannot act on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from homeassistant.components.cover import CoverEntityFeature
+from homeassistant.components.fan import FanEntityFeature
+from homeassistant.components.light import (
+    ATTR_SUPPORTED_COLOR_MODES,
+    brightness_supported,
+)
+from homeassistant.components.valve import ValveEntityFeature
+from homeassistant.const import ATTR_ENTITY_ID, ATTR_SUPPORTED_FEATURES
+from homeassistant.core import Context, HomeAssistant, State
+from homeassistant.helpers import intent
+import voluptuous as vol
+
+from ..const import DOMAIN
+from ..engine.arguments import said_percent
+from ..engine.lang import verb_domains
+from ..engine.phrases import Deed
+from ..engine.router import joins_commands
+from ..safety.effects import Call
+from .deeds import deeds, said_level, said_service
+from .targets import Slots, intent_constraints
+
+
+def service_intent_handler(
+    hass: HomeAssistant, intent_type: str
+) -> intent.DynamicServiceIntentHandler | None:
+    """The handler of an intent that acts on entities by name, area or floor."""
+    handler = next(
+        (h for h in intent.async_get(hass) if h.intent_type == intent_type), None
+    )
+    return handler if isinstance(handler, intent.DynamicServiceIntentHandler) else None
+
+
+# What HA's on/off intents call for the domains they treat apart
+# (`intent.OnOffIntentHandler`); other domains get homeassistant.turn_on/off.
+_ON_OFF_CALLS = {
+    ("button", "turn_on"): "press",
+    ("input_button", "turn_on"): "press",
+    ("cover", "turn_on"): "open_cover",
+    ("cover", "turn_off"): "close_cover",
+    ("lock", "turn_on"): "lock",
+    ("lock", "turn_off"): "unlock",
+    ("valve", "turn_on"): "open_valve",
+    ("valve", "turn_off"): "close_valve",
+}
+_ON_OFF_INTENTS = frozenset({intent.INTENT_TURN_ON, intent.INTENT_TURN_OFF})
+# What the on/off intents mean for a domain HA's handler refuses (it has no
+# turn_on/turn_off): "deactivate the alarm" disarms it. Jarvis makes these
+# calls itself.
+_BEYOND_HA_CALLS = {("alarm_control_panel", "turn_off"): "alarm_disarm"}
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """An entity an intent acts on, and the service call it makes for it
+    (`by_ha`: the call HA's own handler makes; else one only Jarvis makes)."""
+
+    state: State
+    call: Call
+    by_ha: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """What an intent would act on; `shared` when HA's matcher would refuse
+    it for a name several entities share."""
+
+    targets: list[Target] = field(default_factory=list)
+    shared: bool = False
+    # What the name reached that the intent cannot act on: a to-do list for
+    # HassTurnOn, a sensor for HassTurnOff, a paused TV for HassMediaNext.
+    refused: list[State] = field(default_factory=list)
+    # The states the intent acts on, where `refused` are in others.
+    acts_when: tuple[str, ...] = ()
+
+    @property
+    def own(self) -> bool:
+        """Only Jarvis's calls can run it: HA would refuse the shared name,
+        or its handler has no call for a target."""
+        return self.shared or not all(target.by_ha for target in self.targets)
+
+
+def intent_targets(
+    hass: HomeAssistant,
+    intent_type: str,
+    slots: Slots,
+    *,
+    assistant: str | None,
+    language: str,
+    request: str | None = None,
+) -> Reach:
+    """The entities a service intent would act on, each with the exact call
+    HA's handler makes. A name several entities share is narrowed to those
+    the intent can act on ("unlock Smart Lock": the lock, not its sensor), and
+    then to the domain the request's verb names ("open the Garage Door
+    Opener": its cover, not its light)."""
+    if (handler := service_intent_handler(hass, intent_type)) is None:
+        return Reach()
+    try:
+        slots = handler.async_validate_slots(slots)
+    except vol.Invalid:
+        return Reach()  # the handler refuses these slots too: nothing would run
+    constraints = intent_constraints(handler, slots, assistant)
+    if not constraints.has_constraints:
+        return Reach()  # HA refuses to target the whole house
+    intent_obj = intent.Intent(
+        hass,
+        platform=DOMAIN,
+        intent_type=intent_type,
+        slots=slots,
+        text_input=None,
+        context=Context(),
+        language=language,
+        assistant=assistant,
+    )
+    # As HA's handler matches (it refuses a shared name), then with every
+    # entity the name reaches (`intent_constraints` allows them all).
+    match = intent.async_match_targets(
+        hass, replace(constraints, allow_duplicate_names=False)
+    )
+    shared = (
+        not match.is_match
+        and match.no_match_reason == intent.MatchFailedReason.DUPLICATE_NAME
+    )
+    if shared:
+        match = intent.async_match_targets(
+            hass, replace(constraints, allow_duplicate_names=True)
+        )
+    wanted = constraints.states or ()
+    if not match.is_match and (wanted or constraints.features):
+        # HA's error is its match's repr, which told 1.5B nothing: the
+        # devices the name reaches, and the states the intent wants.
+        loose = intent.async_match_targets(
+            hass,
+            replace(
+                constraints, states=None, features=None, allow_duplicate_names=True
+            ),
+        )
+        if loose.is_match:
+            by_state = wanted and not any(s.state in wanted for s in loose.states)
+            return Reach(
+                refused=loose.states,
+                acts_when=tuple(sorted(wanted)) if by_state else (),
+            )
+    found = [
+        target
+        for state in match.states
+        if (target := _target(hass, handler, intent_obj, state)) is not None
+    ]
+    if (slot_level := _level_slot(slots)) is not None and all(
+        t.call.domain != t.state.domain for t in found
+    ):
+        # A level tool called for a device of another kind ("Deckenlampe"
+        # with HassSetPosition, which HA refuses; a window with HassLightSet,
+        # which calls light.turn_on on it): the level for what the name
+        # reaches.
+        by_name: Slots = {k: slots[k] for k in ("name", "area", "floor") if k in slots}
+        reach = intent_targets(
+            hass, intent.INTENT_TURN_ON, by_name, assistant=assistant, language=language
+        )
+        found = [_at_level(t, intent.INTENT_TURN_ON, slot_level) for t in reach.targets]
+        leveled = found and not any(t.by_ha for t in found)
+        return Reach(found, reach.shared) if leveled else Reach()
+    if not found:
+        return Reach(shared=shared, refused=match.states)
+    if shared and request and len({t.state.domain for t in found}) > 1:
+        named = verb_domains(request, language)
+        found = [t for t in found if t.state.domain in named] or found
+    if (
+        intent_type in _ON_OFF_INTENTS
+        and request
+        and not joins_commands(request, language)
+        and (level := said_percent(request)) is not None
+    ):
+        found = [_at_level(t, intent_type, round(level)) for t in found]
+    return Reach(found, shared)
+
+
+def _level_slot(slots: Slots) -> int | None:
+    """The level in percent of a position or brightness slot, if any."""
+    for key in ("position", "brightness"):
+        value = slots.get(key, {}).get("value")
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 100:
+            return value
+    return None
+
+
+def _at_level(target: Target, intent_type: str, level: int) -> Target:
+    """The target set to the level the user said, where the model called
+    on/off but the request says a level in percent ("stelle den Vorhang auf
+    20 Prozent" as HassTurnOn); else as it was. Lights and fans are set
+    only when turned on: a level is not what "off" means for them."""
+    state = target.state
+    features = int(state.attributes.get(ATTR_SUPPORTED_FEATURES) or 0)
+    level_call: tuple[str, str] | None = None
+    match state.domain:
+        case "cover" if features & CoverEntityFeature.SET_POSITION:
+            level_call = ("set_cover_position", "position")
+        case "valve" if features & ValveEntityFeature.SET_POSITION:
+            level_call = ("set_valve_position", "position")
+        case "fan" if features & FanEntityFeature.SET_SPEED:
+            level_call = ("set_percentage", "percentage")
+        case "light" if brightness_supported(
+            state.attributes.get(ATTR_SUPPORTED_COLOR_MODES)
+        ):
+            level_call = ("turn_on", "brightness_pct")
+    if level_call is None or (
+        state.domain in ("light", "fan") and intent_type != intent.INTENT_TURN_ON
+    ):
+        return target
+    service, key = level_call
+    data = {ATTR_ENTITY_ID: state.entity_id, key: level}
+    return Target(state, Call(state.domain, service, data), by_ha=False)
+
+
+def _target(
+    hass: HomeAssistant,
+    handler: intent.DynamicServiceIntentHandler,
+    intent_obj: intent.Intent,
+    state: State,
+) -> Target | None:
+    """The call HA's handler would make for the entity (None: it would refuse)."""
+    try:
+        domain, service = handler.get_domain_and_service(intent_obj, state)
+    except intent.IntentError:
+        return None
+    data: dict[str, Any] = {ATTR_ENTITY_ID: state.entity_id}
+    if intent_obj.intent_type in _ON_OFF_INTENTS:
+        if own := _ON_OFF_CALLS.get((state.domain, service)):
+            return Target(state, Call(state.domain, own, data))
+        if beyond := _BEYOND_HA_CALLS.get((state.domain, service)):
+            return Target(state, Call(state.domain, beyond, data), by_ha=False)
+        if not hass.services.has_service(state.domain, service):
+            return None
+        return Target(state, Call(domain, service, data))
+    for key, info in (handler.required_slots or {}).items():
+        if key in intent_obj.slots:
+            data[info.service_data_name or key] = intent_obj.slots[key]["value"]
+    for key, info in (handler.optional_slots or {}).items():
+        if value := intent_obj.slots.get(key):
+            data[info.service_data_name or key] = value["value"]
+    # HA's mute and unmute handlers set this slot themselves, over the model's.
+    if isinstance(muted := getattr(handler, "is_volume_muted", None), bool):
+        data["is_volume_muted"] = muted
+    return Target(state, Call(domain, service, data))
+
+
+def target_deeds(hass: HomeAssistant, targets: Iterable[Target]) -> list[Deed]:
+    """What the calls do to the targets, said the way people say it."""
+    targets = list(targets)
+    return deeds(
+        hass,
+        [(t.state.entity_id, said_service(t.call)) for t in targets],
+        said_level(t.call for t in targets),
+    )
