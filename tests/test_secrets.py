@@ -5,6 +5,7 @@ Jarvis records, and memory. Each form of secret is said to a real agent whose
 from __future__ import annotations
 
 import logging
+import re
 
 from homeassistant.components.conversation import trace
 from homeassistant.core import HomeAssistant
@@ -109,9 +110,11 @@ UNNAMED = [
 
 
 def leaked(secret: str, *places: object) -> list[str]:
-    """The places that show the secret, its digits run together too."""
-    digits = secret.replace(" ", "")
-    return [str(p) for p in places if secret in str(p) or digits in str(p)]
+    """The places that show the secret, its digits run together too. Not inside
+    a longer number: a logged timestamp's microseconds may hold the digits."""
+    forms = {re.escape(secret), re.escape(secret.replace(" ", ""))}
+    shown = re.compile(rf"(?<!\d)(?:{'|'.join(forms)})(?!\d)")
+    return [str(p) for p in places if shown.search(str(p))]
 
 
 @pytest.mark.parametrize(("fact", "secret", "kept"), UNNAMED)
