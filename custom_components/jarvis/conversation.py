@@ -46,13 +46,14 @@ from .engine.phrases import FINAL_REPLY, done
 from .engine.redact import user_said
 from .engine.results import failed
 from .engine.router import command_parts
+from .engine.text import mentions
 from .entity import JarvisLLMEntity
 from .safety.holds import run_calls
 from .tools.assist_guard import MatchedCommand, guard_assist_tools, matched_command
 from .tools.deeds import describe
 from .tools.home import home_api, house_view, live_lookup
 from .tools.hub import CURRENT_ENTRY, DATA_TOOLS
-from .tools.intent_reach import target_deeds
+from .tools.intent_reach import service_intent_handler, target_deeds
 from .wake_word import async_wake_phrase
 
 # Agents answer concurrently; the LLM server queues what it cannot run at once.
@@ -189,7 +190,7 @@ class JarvisConversationEntity(
                 self.hass,
                 user_input,
                 chat_log,
-                intent_filter=partial(_needs_llm, self.hass, kept),
+                intent_filter=partial(_needs_llm, self.hass, kept, user_input.text),
             )
         ):
             return self._async_local_result(chat_log, local, started)
@@ -285,7 +286,7 @@ class JarvisConversationEntity(
                 self.hass,
                 part,
                 chat_log,
-                intent_filter=partial(_needs_llm, self.hass, []),
+                intent_filter=partial(_needs_llm, self.hass, [], part.text),
             )
             if local is not None and (
                 speech := local.speech.get("plain", {}).get("speech", "").strip()
@@ -437,13 +438,14 @@ async def _plainly_understood(
     await conversation.async_handle_intents(
         hass, user_input, chat_log, intent_filter=look
     )
-    return bool(matches) and not _needs_llm(hass, [], matches[0])
+    return bool(matches) and not _needs_llm(hass, [], user_input.text, matches[0])
 
 
 @callback
 def _needs_llm(
     hass: HomeAssistant,
     kept: list[tuple[RecognizeResult, MatchedCommand]],
+    text: str,
     result: RecognizeResult,
 ) -> bool:
     """Matches better left to the model, and those Jarvis runs itself (kept
@@ -452,7 +454,19 @@ def _needs_llm(
     refuse them)."""
     if result.intent.name in _LEFT_TO_THE_MODEL:
         return True
+    # A free-text slot that ends inside a word of the request: HA's Spanish
+    # sentences took "regar las plantas a l" as the item of "añade regar las
+    # plantas a la lista de la compra".
+    if any(
+        entity.is_wildcard and not mentions(text, [str(entity.text)])
+        for entity in result.entities_list
+    ):
+        return True
     command = matched_command(hass, result)
+    if not command.targets and service_intent_handler(hass, result.intent.name):
+        # Names and areas HA's matcher knows, that together reach nothing
+        # ("prende el árbol de Navidad en el garaje" matched as a scene).
+        return True
     one_kind = len({target.state.domain for target in command.targets}) == 1
     if command.sensitive or (command.shared and one_kind):
         kept.append((result, command))

@@ -19,7 +19,12 @@ from homeassistant.components.intent.timers import TIMER_DATA
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_LLM_HASS_API, EVENT_CALL_SERVICE
 from homeassistant.core import Context, HomeAssistant
-from homeassistant.helpers import device_registry as dr, llm
+from homeassistant.helpers import (
+    area_registry as ar,
+    device_registry as dr,
+    entity_registry as er,
+    llm,
+)
 import pytest
 from pytest_homeassistant_custom_component.common import (
     MockConfigEntry,
@@ -139,6 +144,46 @@ async def test_fast_path_runs_kinds_the_options_leave_unguarded(
 
     assert hass.states.get(FRONT_DOOR).state == "unlocked"
     assert scripted_llm.chat_requests == []
+
+
+async def test_fast_path_leaves_an_item_cut_inside_a_word_to_the_model(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, tmp_path: Path
+) -> None:
+    """HA's Spanish sentences take "regar las plantas a l" for the item of
+    "añade regar las plantas a la lista de la compra"."""
+    agent_id = await with_shopping_list(hass, scripted_llm, tmp_path, "Fast")
+    er.async_get(hass).async_update_entity(
+        "todo.shopping_list", name="Lista de la compra"
+    )
+    add = {"item": "regar las plantas", "name": "Lista de la compra"}
+    scripted_llm.script(Reply(tool_calls=[("HassListAddItem", add)]))
+
+    await converse(
+        hass, agent_id, "añade regar las plantas a la lista de la compra", language="es"
+    )
+
+    assert await shopping_items(hass) == ["regar las plantas"]
+    assert len(scripted_llm.chat_requests) == 1
+
+
+async def test_joined_commands_go_to_the_model_when_one_reaches_nothing(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """HA's matcher knows the name and the area, yet nothing is both: run
+    alone, the first command would be half of what was asked."""
+    agent_id = (await agents(hass, scripted_llm))["Fast"]
+    ar.async_get(hass).async_create("Office")
+    scripted_llm.script(Reply(content="There is no bed light in the office."))
+
+    response = await converse(
+        hass,
+        agent_id,
+        "turn on the kitchen lights and then turn off the bed light in the office",
+    )
+
+    assert speech(response) == "There is no bed light in the office."
+    assert hass.states.get(KITCHEN).state == "off"
+    assert len(scripted_llm.chat_requests) == 1
 
 
 @dataclass(frozen=True)
@@ -387,11 +432,14 @@ async def test_an_on_off_call_sets_the_level_the_user_said(
 
 
 async def with_shopping_list(
-    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, tmp_path: Path
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    tmp_path: Path,
+    agent: str = "Assist only",
 ) -> str:
-    """The agents and HA's shopping list, exposed: the "Assist only" agent."""
+    """The agents and HA's shopping list, exposed: the `agent`'s entity id."""
     hass.config.config_dir = str(tmp_path)  # the shopping list's file
-    agent_id = (await agents(hass, scripted_llm))["Assist only"]
+    agent_id = (await agents(hass, scripted_llm))[agent]
     entry = MockConfigEntry(domain="shopping_list")
     entry.add_to_hass(hass)
     assert await hass.config_entries.async_setup(entry.entry_id)
