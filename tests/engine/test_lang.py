@@ -17,6 +17,7 @@ from custom_components.jarvis.engine.lang import (
     Language,
     item_without_verb,
     language_pack,
+    leaves_out,
 )
 
 ENGLISH = LANGUAGES[0]
@@ -162,3 +163,19 @@ def test_a_to_do_item_loses_the_verb_the_model_copied_in(
     item: str, request_text: str, language: str, kept: str
 ) -> None:
     assert item_without_verb(item, request_text, language) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "leaves"),
+    [
+        ("turn off all lights except the lamp", "en", True),
+        ("schalte alles aus außer dem Fernseher", "de", True),
+        ("apaga todo excepto la tele", "es", True),
+        ("apaga todo except the TV", "es", True),  # English in every language
+        ("turn off the lamp in the bedroom", "en", False),
+    ],
+)
+def test_a_request_that_leaves_devices_out(
+    text: str, language: str, leaves: bool
+) -> None:
+    assert leaves_out(text, language) is leaves

@@ -9,6 +9,7 @@ import pytest
 from custom_components.jarvis.engine.lang import verb_domains
 from custom_components.jarvis.engine.text import (
     accent_folded,
+    all_said,
     any_of,
     folded_words,
     lower_words,
@@ -42,6 +43,24 @@ def test_telling_words_keep_short_capitals() -> None:
 def test_within_finds_parts_of_words() -> None:
     assert within({"light", "ceil"}, "Ceiling Lights")
     assert not within({"lamp"}, "Ceiling Lights")
+
+
+@pytest.mark.parametrize(
+    ("parts", "said", "all_there"),
+    [
+        (
+            {"batterie", "saugroboter"},
+            "wie ist der Batteriestand vom Saugroboter",
+            True,
+        ),
+        ({"tv"}, "turn off the TVs", False),  # too short to start a compound
+        ({"ceiling"}, "turn on the lights", False),
+    ],
+)
+def test_all_said_finds_words_at_the_start_of_compounds(
+    parts: set[str], said: str, all_there: bool
+) -> None:
+    assert all_said(parts, words(said)) is all_there
 
 
 def test_accents_and_apostrophes_fold_away() -> None:

@@ -206,6 +206,8 @@ async def test_what_a_request_asks_about_the_home_is_looked_up_first(
         ("what is the battery level of the robot vacuum?", ["Robot Vacuum Battery"]),
         ("is the robot vacuum docked?", ["Robot Vacuum"]),
         ("wie voll ist die Batterie vom Saugroboter?", ["Saugroboter Batterie"]),
+        # A compound that starts with the word: "Batterie" of "Batteriestand".
+        ("wie ist der Batteriestand vom Saugroboter?", ["Saugroboter Batterie"]),
     ],
 )
 async def test_the_most_specific_name_said_in_full_is_looked_up(
@@ -222,6 +224,45 @@ async def test_the_most_specific_name_said_in_full_is_looked_up(
         async_expose_entity(hass, "conversation", entity_id, True)
     found = live_lookup(hass, request_text, "conversation")
     assert found == [("GetLiveContext", {"name": name}) for name in names]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "lookup"),
+    [
+        (
+            "what is the battery level of the motion sensor in the office?",
+            {"name": "Motion Sensor Battery", "area": "Office"},
+        ),
+        # No motion sensor in the garage: the name alone, as the user said it.
+        (
+            "what is the battery level of the motion sensor in the garage?",
+            {"name": "Motion Sensor Battery"},
+        ),
+    ],
+)
+async def test_a_name_several_areas_share_is_looked_up_in_the_area_said(
+    hass: HomeAssistant, request_text: str, lookup: dict[str, str]
+) -> None:
+    """0.5B answered "off" for the office's battery: the lookup by name gave
+    every room's motion sensor and battery."""
+    areas, entities = ar.async_get(hass), er.async_get(hass)
+    areas.async_create("Garage")
+    for room in ("Office", "Kitchen"):
+        area = areas.async_create(room)
+        for domain, name, state in [
+            ("binary_sensor", "Motion Sensor", "off"),
+            ("sensor", "Motion Sensor Battery", "36"),
+        ]:
+            entry = entities.async_get_or_create(
+                domain, "test", f"{room}-{name}", original_name=name
+            )
+            entities.async_update_entity(entry.entity_id, area_id=area.id)
+            hass.states.async_set(entry.entity_id, state, {"friendly_name": name})
+            async_expose_entity(hass, "conversation", entry.entity_id, True)
+
+    found = live_lookup(hass, request_text, "conversation")
+
+    assert found == [("GetLiveContext", lookup)]
 
 
 @pytest.mark.parametrize(

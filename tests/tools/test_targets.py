@@ -296,3 +296,104 @@ async def test_a_place_the_user_did_not_say_is_a_guess(
     await converse(hass, agent_id, "switch off the AC now")
 
     assert states(hass, AC, *OFFICE_LIGHTS) == ["off", "on", "on"]
+
+
+async def lamps_in_two_rooms(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> str:
+    """The office home with a Lamp in the Bedroom and one in the Living Room,
+    both off; the agent id."""
+    agent_id = await office_home(hass, scripted_llm)
+    areas, entities = ar.async_get(hass), er.async_get(hass)
+    for entity_id, room in [
+        ("light.bed_light", "Bedroom"),
+        ("light.living_room_rgbww_lights", "Living Room"),
+    ]:
+        area = areas.async_create(room)
+        entities.async_update_entity(entity_id, name="Lamp", area_id=area.id)
+        await hass.services.async_call(
+            "light", "turn_off", {"entity_id": entity_id}, blocking=True
+        )
+    return agent_id
+
+
+@pytest.mark.parametrize(
+    ("said", "call"),
+    [
+        ("turn on the lamp in the bedroom", ("HassTurnOn", {"name": "Lamp"})),
+        # 0.5B's call for "die Stehlampe in der Garage auf 40 Prozent": a level
+        # tool for another kind, and slots it made up beside the area.
+        (
+            "set the lamp in the bedroom to 40 percent",
+            (
+                "HassSetPosition",
+                {"name": "Lamp", "area": "Bedroom", "floor": "40", "position": 40},
+            ),
+        ),
+    ],
+)
+async def test_a_name_several_areas_share_is_the_one_in_the_area_said(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    said: str,
+    call: tuple[str, dict[str, Any]],
+) -> None:
+    agent_id = await lamps_in_two_rooms(hass, scripted_llm)
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+
+    response = await converse(hass, agent_id, said)
+
+    assert states(hass, "light.bed_light", "light.living_room_rgbww_lights") == [
+        "on",
+        "off",
+    ]
+    assert speech(response).count("Lamp") == 1
+
+
+async def test_a_call_on_the_whole_room_acts_on_the_device_the_user_named(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "enciende los focos en el dormitorio" as HassTurnOn for the
+    bedroom, which turned its speaker on too."""
+    agent_id = await office_home(hass, scripted_llm)
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOff", {"name": "Office"})]), Reply(content="Done.")
+    )
+
+    await converse(hass, agent_id, "turn off the ceiling lights in the office")
+
+    assert states(hass, *OFFICE_LIGHTS, AC) == ["off", "on", "on"]
+
+
+async def test_a_request_that_leaves_a_device_out_is_not_narrowed_to_it(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """Narrowed to the device it names, the call would act on the one device
+    the user meant to leave alone: it runs as the model made it."""
+    agent_id = await office_home(hass, scripted_llm)
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOff", {"name": "Office"})]), Reply(content="Done.")
+    )
+
+    await converse(
+        hass, agent_id, "turn off everything in the office except the ceiling lights"
+    )
+
+    assert states(hass, "light.office_rgbw_lights", AC) == ["off", "off"]
+
+
+async def test_a_room_that_lacks_what_the_request_is_about_is_left_alone(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "añade llamar a la abuela a mis tareas" as HassTurnOn for
+    the kitchen, and its lights came on."""
+    agent_id = await office_home(hass, scripted_llm)
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOff", {"name": "Office"})]), Reply(content="Sorry.")
+    )
+
+    with logged_results(hass) as results:
+        await converse(hass, agent_id, "add call grandma to my tasks")
+
+    assert states(hass, *OFFICE_LIGHTS, AC) == ["on", "on", "on"]
+    assert "Office has no todo entity" in results[0]["error_text"]

@@ -14,6 +14,9 @@ import unicodedata
 
 _WORD_RE = re.compile(r"\w+")
 _APOSTROPHES_RE = re.compile(r"['’‘`´]")
+# The shortest word taken as the first part of a compound: shorter ones
+# start too many other words ("Tür" of "Türkei").
+_COMPOUND_PART = 5
 
 
 def words(text: str) -> list[str]:
@@ -55,6 +58,17 @@ def most_specific(tellings: Mapping[str, frozenset[str]]) -> list[str]:
         name
         for name, telling in tellings.items()
         if not any(telling < other for other in tellings.values())
+    )
+
+
+def all_said(parts: Collection[str], said: Collection[str]) -> bool:
+    """Whether every word of `parts` is among the `said` words, alone or as
+    the start of a compound ("Batterie" of "Batteriestand", "Küche" of
+    "Küchenlampe"); short words only alone ("TV" is not in "TVs")."""
+    return all(
+        part in said
+        or (len(part) >= _COMPOUND_PART and any(word.startswith(part) for word in said))
+        for part in parts
     )
 
 

@@ -46,7 +46,7 @@ from ..const import ASSISTANT
 from ..engine.grounding import CLAIMED_ATTRIBUTES, Device, HouseView
 from ..engine.loop import LookUp
 from ..engine.router import asked_part
-from ..engine.text import folded_words, most_specific, telling_words
+from ..engine.text import all_said, folded_words, most_specific, telling_words
 from ..engine.types import JsonObject
 from .builtin import JarvisTool, replace_tools
 from .deeds import acted_on
@@ -310,7 +310,7 @@ def live_lookup(hass: HomeAssistant, request: str, assistant: str) -> list[LookU
             score := len(words.intersection(telling := telling_words(state.name)))
         ):
             fits[state.name] = max(score, fits.get(state.name, 0))
-            if telling <= words:
+            if all_said(telling, words):
                 whole[state.name] = frozenset(telling)
             if state.domain == TODO_DOMAIN:
                 lists[state.name] = score
@@ -324,14 +324,19 @@ def live_lookup(hass: HomeAssistant, request: str, assistant: str) -> list[LookU
     # sensor, and the whole bedroom tempted 0.5B into the speaker.
     # The most specific of them: "the robot vacuum's battery" is the Robot
     # Vacuum Battery, and its vacuum's state tempted 0.5B ("it is docked").
-    named_in_full = most_specific(whole)
-    if named_in_full and len(named_in_full) <= _MAX_LOOKUPS:
-        return [(LIVE_CONTEXT, {"name": name}) for name in named_in_full]
     areas = [
         area
         for area in ar.async_get(hass).async_list_areas()
         if any(folded_words(name) <= words for name in (area.name, *area.aliases))
     ]
+    named_in_full = most_specific(whole)
+    if named_in_full and len(named_in_full) <= _MAX_LOOKUPS:
+        # In the one area said, where the name has a device there: "the
+        # motion sensor in the office", not every room's motion sensor.
+        return [
+            (LIVE_CONTEXT, {"name": name} | _in_said_area(hass, name, areas, assistant))
+            for name in named_in_full
+        ]
     if len(areas) == 1:
         return [(LIVE_CONTEXT, {"area": areas[0].name})]
     if not fits:
@@ -341,6 +346,27 @@ def live_lookup(hass: HomeAssistant, request: str, assistant: str) -> list[LookU
     if len(named) > _MAX_LOOKUPS:
         return [(LIVE_CONTEXT, {})]
     return [(LIVE_CONTEXT, {"name": name}) for name in named]
+
+
+def _in_said_area(
+    hass: HomeAssistant, name: str, areas: Sequence[ar.AreaEntry], assistant: str
+) -> dict[str, str]:
+    """The area filter for a device named in full whose name several areas
+    share, if one area is said and the name has a device in it."""
+    if len(areas) != 1:
+        return {}
+    named = intent.async_match_targets(
+        hass,
+        intent.MatchTargetsConstraints(
+            name=name, assistant=assistant, allow_duplicate_names=True
+        ),
+    ).states
+    inside = {
+        state.entity_id
+        for state in named
+        if entity_area(hass, state.entity_id) == areas[0].id
+    }
+    return {"area": areas[0].name} if inside and len(inside) < len(named) else {}
 
 
 def house_view(hass: HomeAssistant, assistant: str) -> HouseView:

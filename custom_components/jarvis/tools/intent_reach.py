@@ -29,7 +29,7 @@ from ..engine.phrases import Deed
 from ..engine.router import joins_commands
 from ..safety.effects import Call
 from .deeds import deeds, said_level, said_service
-from .targets import Slots, intent_constraints
+from .targets import Slots, intent_constraints, said_targets
 
 
 def service_intent_handler(
@@ -83,12 +83,19 @@ class Reach:
     refused: list[State] = field(default_factory=list)
     # The states the intent acts on, where `refused` are in others.
     acts_when: tuple[str, ...] = ()
+    # Fewer than the call's slots reach: only those the request names.
+    narrowed: bool = False
 
     @property
     def own(self) -> bool:
-        """Only Jarvis's calls can run it: HA would refuse the shared name,
-        or its handler has no call for a target."""
-        return self.shared or not all(target.by_ha for target in self.targets)
+        """Only Jarvis's calls can run it: HA would refuse the shared name or
+        act on more than the request names, or its handler has no call for a
+        target."""
+        return (
+            self.shared
+            or self.narrowed
+            or not all(target.by_ha for target in self.targets)
+        )
 
 
 def intent_targets(
@@ -170,10 +177,13 @@ def intent_targets(
             hass, intent.INTENT_TURN_ON, by_name, assistant=assistant, language=language
         )
         found = [_at_level(t, intent.INTENT_TURN_ON, slot_level) for t in reach.targets]
+        found = _said_only(hass, found, request, language)
         leveled = found and not any(t.by_ha for t in found)
         return Reach(found, reach.shared) if leveled else Reach()
     if not found:
         return Reach(shared=shared, refused=match.states)
+    reached = len(found)
+    found = _said_only(hass, found, request, language)
     if shared and request and len({t.state.domain for t in found}) > 1:
         named = verb_domains(request, language)
         found = [t for t in found if t.state.domain in named] or found
@@ -184,7 +194,20 @@ def intent_targets(
         and (level := said_percent(request)) is not None
     ):
         found = [_at_level(t, intent_type, round(level)) for t in found]
-    return Reach(found, shared)
+    return Reach(found, shared, narrowed=len(found) < reached)
+
+
+def _said_only(
+    hass: HomeAssistant, found: list[Target], request: str | None, language: str
+) -> list[Target]:
+    """The targets the request names, of all a call reached (`said_targets`)."""
+    if not request:
+        return found
+    said = {
+        state.entity_id
+        for state in said_targets(hass, [t.state for t in found], request, language)
+    }
+    return [target for target in found if target.state.entity_id in said]
 
 
 def _level_slot(slots: Slots) -> int | None:

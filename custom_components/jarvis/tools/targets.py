@@ -18,14 +18,25 @@ from dataclasses import dataclass
 from typing import Any
 
 from homeassistant.core import HomeAssistant, State
-from homeassistant.helpers import area_registry as ar, floor_registry as fr, intent
+from homeassistant.helpers import (
+    area_registry as ar,
+    entity_registry as er,
+    floor_registry as fr,
+    intent,
+)
 from homeassistant.util.json import JsonObjectType
 
-from ..engine.lang import verb_domains
+from ..engine.lang import leaves_out, verb_domains
 from ..engine.phrases import FINAL_REPLY, OR, WHICH, FinalReply, listed, phrase
 from ..engine.results import NO_MATCH
-from ..engine.text import folded_words, most_specific, telling_words, within
-from .services import closest_names
+from ..engine.text import (
+    all_said,
+    folded_words,
+    most_specific,
+    telling_words,
+    within,
+)
+from .services import closest_names, entity_area
 
 type Slots = dict[str, Any]
 
@@ -129,10 +140,19 @@ def repair_targets(
     elif "floor" not in places and any(intent.find_floors(name, fr.async_get(hass))):
         place = places | {"floor": {"value": name}}
     if place is not None:
-        kinds = _kinds_in(
+        if kinds := _kinds_in(
             hass, handler, place, assistant, request=request, language=language
-        )
-        return kinds or room | place
+        ):
+            return kinds
+        if verbs := verb_domains(request or "", language):
+            # Not the whole room for a request about something it lacks:
+            # 0.5B turned the kitchen's lights on for "añade llamar a la
+            # abuela a mis tareas" (HassTurnOn, name "Cocina").
+            return _no_match(
+                f"Nothing was done: {name} has no {' or '.join(sorted(verbs))} "
+                "entity, which the user's request is about."
+            )
+        return room | place
     # Everything the call could reach without the name, then the ones it fits.
     reachable = intent.async_match_targets(
         hass, intent_constraints(handler, rest, assistant)
@@ -179,6 +199,61 @@ def repair_targets(
         f"Nothing in the home is called '{name}'. "
         + closest_names("device", name, [state.name for state in exposed])
     )
+
+
+def said_targets(
+    hass: HomeAssistant, states: Sequence[State], request: str, language: str
+) -> list[State]:
+    """Of what a call reaches, what the request names: the devices in the
+    areas or floors it says ("die Stehlampe in der Garage", where 0.5B's call
+    on the shared name reached every Stehlampe), then of those the devices
+    it names in full ("la tira LED en el despacho", where 0.5B's call on the
+    whole office reached its floor lamp too). All of them where it names
+    none, or leaves some out ("all lights except the lamp")."""
+    if len(states) < 2 or leaves_out(request, language):
+        return list(states)
+    said = folded_words(request)
+    areas, floors = ar.async_get(hass), fr.async_get(hass)
+    place_words: set[str] = set()
+    in_said_place: list[State] = []
+    for state in states:
+        area_id = entity_area(hass, state.entity_id)
+        area = areas.async_get_area(area_id) if area_id else None
+        if area is None:
+            continue
+        floor = floors.async_get_floor(area.floor_id) if area.floor_id else None
+        places = [area.name, *area.aliases]
+        if floor is not None:
+            places += [floor.name, *floor.aliases]
+        if said_places := [
+            telling
+            for place in places
+            if all_said(telling := telling_words(place), said)
+        ]:
+            in_said_place.append(state)
+            place_words.update(*said_places)
+    if in_said_place:
+        states = in_said_place
+    entities = er.async_get(hass)
+    names = {
+        state.entity_id: [
+            state.name,
+            *(entry.aliases if (entry := entities.async_get(state.entity_id)) else ()),
+        ]
+        for state in states
+    }
+    named = {
+        name: frozenset(telling)
+        for state in states
+        for name in names[state.entity_id]
+        # A name that is only the place said ("Kitchen", the kitchen's light)
+        # names the place, not the device.
+        if (telling := telling_words(name) - place_words) and all_said(telling, said)
+    }
+    if not named:
+        return list(states)
+    meant = set(most_specific(named))
+    return [state for state in states if meant.intersection(names[state.entity_id])]
 
 
 def _named_by_user(

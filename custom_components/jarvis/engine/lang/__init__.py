@@ -16,6 +16,7 @@ __all__ = [
     "item_without_verb",
     "language_code",
     "language_pack",
+    "leaves_out",
     "verb_domains",
 ]
 
@@ -51,6 +52,15 @@ def verb_domains(text: str, language: str | None) -> set[str]:
         for domain, verbs in pack.verb_domains.items()
         if mentions(text, verbs)
     }
+
+
+def leaves_out(text: str, language: str | None) -> bool:
+    """Whether a request leaves devices out ("all lights except the lamp"),
+    in its language or in English."""
+    return any(
+        mentions(text, pack.exceptions)
+        for pack in (language_pack(language), en.LANGUAGE)
+    )
 
 
 def item_without_verb(item: str, request: str, language: str | None) -> str:

@@ -58,6 +58,9 @@ class Language:
     # Verbs that name what kind of device a command is for, by entity domain:
     # "open" is for a cover or valve, not a light that shares its name.
     verb_domains: Mapping[str, tuple[str, ...]]
+    # Words that leave devices out of a command: "except", "but not". A call
+    # is then not narrowed to the devices or places the request names.
+    exceptions: tuple[str, ...]
 
     # What a reply claims of a device, checked against the home
     # (`engine.grounding`). Words by the state they claim; the first is

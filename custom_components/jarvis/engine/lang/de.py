@@ -72,6 +72,7 @@ LANGUAGE = Language(
         "vacuum": words("sauge, saugen, reinige, staubsauger, saugroboter"),
         "todo": words("notiere, notier, füge, trage, schreib, schreibe"),
     },
+    exceptions=words("außer, ausser, bis auf, ausgenommen, aber nicht"),
     state_words={
         "on": words("an, eingeschaltet, angeschaltet"),
         "off": words("aus, ausgeschaltet, abgeschaltet"),

@@ -68,6 +68,7 @@ LANGUAGE = Language(
         "vacuum": words("vacuum, clean, dock"),
         "todo": words("add, note down, jot down"),
     },
+    exceptions=words("except, apart from, but not, other than, besides"),
     state_words={
         "on": words("on, switched on, turned on"),
         "off": words("off, switched off, turned off"),

@@ -68,6 +68,7 @@ LANGUAGE = Language(
         "vacuum": words("aspira, aspirar, limpia, aspiradora"),
         "todo": words("apunta, apúntame, añade, anota, agrega"),
     },
+    exceptions=words("excepto, salvo, menos, aparte de, pero no"),
     state_words={
         "on": words("encendido, encendida"),
         "off": words("apagado, apagada"),

@@ -68,6 +68,7 @@ LANGUAGE = Language(
         "vacuum": words("aspire, aspirer, nettoie"),
         "todo": words("ajoute, note, inscris"),
     },
+    exceptions=words("sauf, excepté, hormis, à part, mais pas"),
     state_words={
         "on": words("allumé, allumée"),
         "off": words("éteint, éteinte"),

@@ -68,6 +68,7 @@ LANGUAGE = Language(
         "vacuum": words("aspira, pulisci"),
         "todo": words("aggiungi, annota, segna"),
     },
+    exceptions=words("tranne, eccetto, salvo, a parte, ma non"),
     state_words={
         "on": words("acceso, accesa"),
         "off": words("spento, spenta"),

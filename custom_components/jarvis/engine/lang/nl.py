@@ -69,6 +69,7 @@ LANGUAGE = Language(
         "vacuum": words("stofzuig, stofzuigen, maak schoon"),
         "todo": words("voeg, noteer, schrijf"),
     },
+    exceptions=words("behalve, uitgezonderd, maar niet"),
     state_words={
         "on": words("aan, ingeschakeld, aangezet"),
         "off": words("uit, uitgeschakeld, uitgezet"),

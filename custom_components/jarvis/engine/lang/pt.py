@@ -68,6 +68,7 @@ LANGUAGE = Language(
         "vacuum": words("aspira, aspirar, limpa"),
         "todo": words("adiciona, anota, aponta, acrescenta"),
     },
+    exceptions=words("exceto, menos, salvo, à exceção de, mas não"),
     state_words={
         "on": words("ligado, ligada, aceso, acesa"),
         "off": words("desligado, desligada, apagado, apagada"),
