@@ -15,6 +15,7 @@ from custom_components.jarvis.engine import lang
 from custom_components.jarvis.engine.lang import (
     LANGUAGES,
     Language,
+    item_without_list,
     item_without_verb,
     language_pack,
     leaves_out,
@@ -179,3 +180,31 @@ def test_a_request_that_leaves_devices_out(
     text: str, language: str, leaves: bool
 ) -> None:
     assert leaves_out(text, language) is leaves
+
+
+@pytest.mark.parametrize(
+    ("item", "list_name", "language", "kept"),
+    [
+        (
+            "Oma anrufen auf meine persönlichen Aufgaben",
+            "Persönliche Aufgaben",
+            "de",
+            "Oma anrufen",
+        ),
+        (
+            "regar las plantas a la lista de la compra",
+            "Lista de la compra",
+            "es",
+            "regar las plantas",
+        ),
+        ("milk to my shopping list", "Shopping List", "en", "milk"),
+        ("milk", "Shopping List", "en", "milk"),
+        # The list's name inside the item, not at its end: the item's words.
+        ("buy shopping bags", "Shopping", "en", "buy shopping bags"),
+        ("shopping list", "Shopping List", "en", "shopping list"),  # nothing left
+    ],
+)
+def test_a_to_do_item_loses_the_list_the_model_copied_in(
+    item: str, list_name: str, language: str, kept: str
+) -> None:
+    assert item_without_list(item, list_name, language) == kept

@@ -508,6 +508,42 @@ async def test_an_item_added_is_without_the_verb_the_model_copied_in(
     assert speech(response) == "Hecho, he añadido leche a Shopping List."
 
 
+@pytest.mark.parametrize(
+    "call",
+    [
+        # 0.5B's calls for the request below: all of it as the item, no list,
+        {"item": "Setze Oma anrufen auf meine persönlichen Aufgaben"},
+        # or the name "name"; and the list as the user inflected it.
+        {"item": "Oma anrufen auf meine persönlichen Aufgaben", "name": "name"},
+        {"item": "Oma anrufen", "name": "persönlichen Aufgaben"},
+    ],
+)
+async def test_an_item_goes_on_the_list_the_user_named_without_the_list(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    tmp_path: Path,
+    call: dict[str, str],
+) -> None:
+    agent_id = await with_shopping_list(hass, scripted_llm, tmp_path)
+    er.async_get(hass).async_update_entity(
+        "todo.shopping_list", name="Persönliche Aufgaben"
+    )
+    scripted_llm.script(Reply(tool_calls=[("HassListAddItem", call)]))
+
+    response = await converse(
+        hass,
+        agent_id,
+        "setze Oma anrufen auf meine persönlichen Aufgaben",
+        language="de",
+    )
+
+    assert await shopping_items(hass) == ["Oma anrufen"]
+    assert (
+        speech(response)
+        == "Erledigt, ich habe Oma anrufen zu Persönliche Aufgaben hinzugefügt."
+    )
+
+
 async def test_a_call_on_what_the_tool_cannot_act_on_names_the_tools_that_can(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer, tmp_path: Path
 ) -> None:

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from homeassistant.components.homeassistant.exposed_entities import (
+    async_expose_entity,
+)
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar, entity_registry as er
 import pytest
 
 from custom_components.jarvis.const import CONF_TARGET_REPAIR
+from custom_components.jarvis.tools.targets import todo_list_meant
 from tests.scripted_llm import Reply, ScriptedLLMServer
 from tests.tools.conftest import GARAGE, KITCHEN, setup_home, setup_jarvis
 from tests.tools.test_assist_guard import agent_subentry
@@ -182,12 +186,23 @@ async def test_home_assistants_failed_match_is_told_in_words(
     _, results = await run(
         hass, scripted_llm, agent_id, ("HassMediaPause", {"name": "Kitchen Window"})
     )
+    # An intent that matches its own way: 0.5B's call for "set the LED strip
+    # in the kids room to 40 percent".
+    _, volume = await run(
+        hass,
+        scripted_llm,
+        agent_id,
+        ("HassSetVolumeRelative", {"volume_step": "down", "name": "Office"}),
+    )
 
     assert results[0] == {
         "error": "MatchFailedError",
         "error_text": "Nothing was done. No media_player called 'Kitchen Window' "
         "was found.",
     }
+    assert volume[0]["error_text"].startswith(
+        "Nothing was done. No media_player called 'Office' was found."
+    )
 
 
 async def test_a_repaired_sensitive_target_still_waits_for_a_yes(
@@ -397,3 +412,26 @@ async def test_a_room_that_lacks_what_the_request_is_about_is_left_alone(
 
     assert states(hass, *OFFICE_LIGHTS, AC) == ["on", "on", "on"]
     assert "Office has no todo entity" in results[0]["error_text"]
+
+
+@pytest.mark.parametrize(
+    ("name", "said", "meant"),
+    [
+        ("persönlichen Aufgaben", "", "Persönliche Aufgaben"),  # inflected
+        ("", "setze Milch auf meine Einkaufsliste", "Einkaufsliste"),
+        ("name", "add milk to the shopping list", "Shopping List"),
+        ("shopping list", "add milk to it", None),  # HA knows it
+        ("", "add milk", None),  # several lists, none named
+    ],
+)
+async def test_the_to_do_list_meant(
+    hass: HomeAssistant, name: str, said: str, meant: str | None
+) -> None:
+    for number, list_name in enumerate(
+        ("Persönliche Aufgaben", "Einkaufsliste", "Shopping List")
+    ):
+        entity_id = f"todo.list_{number}"
+        hass.states.async_set(entity_id, "0", {"friendly_name": list_name})
+        async_expose_entity(hass, "conversation", entity_id, True)
+
+    assert todo_list_meant(hass, name, said, "conversation") == meant

@@ -27,10 +27,11 @@ from homeassistant.components.conversation.agent_manager import get_agent_manage
 from homeassistant.core import Context, HomeAssistant, callback
 from homeassistant.helpers import intent, llm
 from homeassistant.util.json import JsonObjectType
+import voluptuous as vol
 
 from ..const import SENSITIVE_KINDS
 from ..engine.digest import in_own_words
-from ..engine.lang import item_without_verb
+from ..engine.lang import item_without_list, item_without_verb
 from ..engine.phrases import (
     DID,
     DID_FIELD,
@@ -58,7 +59,13 @@ from .intent_reach import (
     target_deeds,
 )
 from .outside import outside_content_tool
-from .targets import Answer, Slots, match_failure, repair_targets
+from .targets import (
+    Answer,
+    Slots,
+    match_failure,
+    repair_targets,
+    todo_list_meant,
+)
 
 
 def _guarded_kinds(hass: HomeAssistant) -> frozenset[str]:
@@ -330,12 +337,28 @@ class ListItemTool(WrappingTool):
     """HA's intent that adds an item to a to-do list or checks one off, whose
     result says what it did in the user's language ("added milk to Shopping
     List"), so the reply loop need not ask the model to say it. An item added
-    loses the request's verb if the model copied it in ("Add milk")."""
+    loses the request's verb and list if the model copied them in ("Add milk
+    to my shopping list"); if `repair`, a list name HA does not know is the
+    list the user meant (`targets.todo_list_meant`)."""
 
-    def __init__(self, hub: JarvisTools, tool: llm.Tool, service: str) -> None:
+    def __init__(
+        self, hub: JarvisTools, tool: llm.Tool, service: str, *, repair: bool
+    ) -> None:
         """Wrap the list intent tool, which calls the to-do `service`."""
         super().__init__(hub, tool)
         self.service = service
+        self.repair = repair
+        if repair:
+            # The list may be left out: it is the one the request names, or
+            # the only one (0.5B left it out and repeated the call).
+            self.parameters = vol.Schema(
+                {
+                    vol.Optional(key.schema, description=key.description)
+                    if key == "name"
+                    else key: value
+                    for key, value in tool.parameters.schema.items()
+                }
+            )
 
     async def async_call(
         self,
@@ -345,15 +368,27 @@ class ListItemTool(WrappingTool):
     ) -> JsonObjectType:
         """HA's result, with what it did in words when it did it."""
         language = llm_context.language or hass.config.language
-        item = tool_input.tool_args.get("item")
-        if self.service == "add_item" and isinstance(item, str):
-            item = item_without_verb(item, user_text() or "", language)
-            tool_input = llm.ToolInput(
-                tool_input.tool_name,
-                {**tool_input.tool_args, "item": item},
-                tool_input.id,
-                tool_input.external,
+        request = user_text() or ""
+        args = dict(tool_input.tool_args)
+        name = args.get("name")
+        if self.repair and (
+            meant := todo_list_meant(
+                hass,
+                name if isinstance(name, str) else "",
+                request,
+                llm_context.assistant,
             )
+        ):
+            args["name"] = name = meant
+        item = args.get("item")
+        if self.service == "add_item" and isinstance(item, str):
+            item = item_without_verb(item, request, language)
+            if isinstance(name, str):
+                item = item_without_list(item, name, language)
+            args["item"] = item
+        tool_input = llm.ToolInput(
+            tool_input.tool_name, args, tool_input.id, tool_input.external
+        )
         result = await self.wrapped.async_call(hass, tool_input, llm_context)
         if result.get("response_type") != "action_done" or not isinstance(item, str):
             return result
@@ -361,6 +396,24 @@ class ListItemTool(WrappingTool):
         if not calls or not (acts := deeds(hass, calls, item=item.strip())):
             return result
         return result | {DID_FIELD: DidPhrase(actions(acts, DID, language))}
+
+
+class MatchInWordsTool(WrappingTool):
+    """An intent tool of HA's that matches targets its own way (the volume
+    intents), whose failed match is told in words (`targets.match_failure`):
+    HA's text, the repr of the match, left 0.5B repeating the call."""
+
+    async def async_call(
+        self,
+        hass: HomeAssistant,
+        tool_input: llm.ToolInput,
+        llm_context: llm.LLMContext,
+    ) -> JsonObjectType:
+        """HA's result, or why nothing matched."""
+        try:
+            return await self.wrapped.async_call(hass, tool_input, llm_context)
+        except intent.MatchFailedError as err:
+            return match_failure(hass, err)
 
 
 @callback
@@ -372,7 +425,8 @@ def guard_assist_tools(
     request: str,
 ) -> None:
     """Wrap the API instance's service intent tools (in place) in the guard,
-    its timer tool in `TimerGuardTool` for this request, the tools that read
+    its timer tool in `TimerGuardTool` for this request, its other intent
+    tools in `MatchInWordsTool` if `repair`, the tools that read
     calendars and to-do lists in the outside-content fence, and every tool in
     `FailSafeTool`."""
     if llm_api is None or (hub := hass.data.get(DATA_TOOLS)) is None:
@@ -393,12 +447,14 @@ def guard_assist_tools(
         # HA 2026.11 names intent tools apart from their intent type.
         intent_type = str(getattr(tool, "intent_type", tool.name))
         if service := _LIST_SERVICES.get(intent_type):
-            return ListItemTool(hub, tool, service)
+            return ListItemTool(hub, tool, service, repair=repair)
         if intent_type == intent.INTENT_START_TIMER:
             return TimerGuardTool(hub, tool, request)
-        if intent_type not in service_intents:
-            return None
-        return GuardedIntentTool(hub, tool, intent_type, repair=repair, serving=serving)
+        if intent_type in service_intents:
+            return GuardedIntentTool(
+                hub, tool, intent_type, repair=repair, serving=serving
+            )
+        return MatchInWordsTool(hub, tool) if repair else None
 
     replace_tools(llm_api, guard)
     replace_tools(llm_api, lambda tool: FailSafeTool(hub, tool))

@@ -256,6 +256,37 @@ def said_targets(
     return [state for state in states if meant.intersection(names[state.entity_id])]
 
 
+def todo_list_meant(
+    hass: HomeAssistant, name: str, request: str, assistant: str | None
+) -> str | None:
+    """The to-do list a list intent's call means where HA knows no list by
+    its `name`: the one the name, else the request, says in full, inflected
+    too ("persönlichen Aufgaben": Persönliche Aufgaben); else the home's only
+    list. None where HA knows the name or no one list is meant."""
+    lists = intent.async_match_targets(
+        hass, intent.MatchTargetsConstraints(domains={"todo"}, assistant=assistant)
+    ).states
+    if (
+        name.strip()
+        and intent.async_match_targets(
+            hass,
+            intent.MatchTargetsConstraints(
+                name=name, domains={"todo"}, assistant=assistant
+            ),
+        ).is_match
+    ):
+        return None
+    for said in (folded_words(name), folded_words(request)):
+        named = {
+            state.name: frozenset(telling)
+            for state in lists
+            if (telling := telling_words(state.name)) and all_said(telling, said)
+        }
+        if len(meant := most_specific(named)) == 1:
+            return meant[0]
+    return lists[0].name if len(lists) == 1 else None
+
+
 def _named_by_user(
     hass: HomeAssistant,
     handler: intent.DynamicServiceIntentHandler,

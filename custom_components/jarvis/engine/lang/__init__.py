@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+import re
 
-from ..text import mentions, words
+from ..text import all_said, mentions, singular, telling_words, words
 from . import de, en, es, fr, it, nl, pt
 from .base import Language
 
@@ -13,6 +14,7 @@ __all__ = [
     "LANGUAGES",
     "Language",
     "every",
+    "item_without_list",
     "item_without_verb",
     "language_code",
     "language_pack",
@@ -71,12 +73,47 @@ def item_without_verb(item: str, request: str, language: str | None) -> str:
     verbs = {
         verb
         for pack in (language_pack(language), en.LANGUAGE)
-        for verb in pack.verb_domains.get("todo", ())
+        for verb in (*pack.verb_domains.get("todo", ()), *pack.list_verbs)
     }
     said = words(first)
     if rest.strip() and said and said == words(request)[:1] and said[0] in verbs:
         return rest.strip()
     return item
+
+
+def item_without_list(item: str, list_name: str, language: str | None) -> str:
+    """A to-do item without the list it goes on, where the model copied the
+    request's end into it ("Oma anrufen auf meine persönlichen Aufgaben" for
+    the list Persönliche Aufgaben), and without the words that joined them.
+    Only a list named at the item's very end is cut: "buy shopping bags"
+    keeps its words on the list Shopping."""
+    telling = telling_words(list_name)
+    links = {
+        singular(word)
+        for pack in (language_pack(language), en.LANGUAGE)
+        for link in pack.list_links
+        for word in words(link)
+    }
+    found = [
+        (match.start(), match.end(), singular(match.group().casefold()))
+        for match in re.finditer(r"\w+", item)
+    ]
+
+    def names_list(word: str) -> bool:
+        return any(all_said({part}, {word}) for part in telling)
+
+    start = next((i for i, (_, _, word) in enumerate(found) if names_list(word)), None)
+    if not telling or start is None:
+        return item
+    tail = [word for _, _, word in found[start:]]
+    if not all_said(telling, tail) or not all(
+        names_list(word) or word in links for word in tail
+    ):
+        return item
+    head = found[:start]
+    while head and head[-1][2] in links:
+        head.pop()
+    return item[: head[-1][1]].strip() if head else item
 
 
 def every(field: Callable[[Language], Iterable[str]]) -> tuple[str, ...]:

@@ -58,6 +58,13 @@ class Language:
     # Verbs that name what kind of device a command is for, by entity domain:
     # "open" is for a cover or valve, not a light that shares its name.
     verb_domains: Mapping[str, tuple[str, ...]]
+    # Verbs that put an item on a list but set other things too ("setze Milch
+    # auf die Liste", "setze das Licht auf 40"): no sign of a to-do command,
+    # yet, like `verb_domains["todo"]`, not part of an item.
+    list_verbs: tuple[str, ...]
+    # Words between a to-do item and the list it goes on: "to", "my" of "add
+    # milk to my shopping list".
+    list_links: tuple[str, ...]
     # Words that leave devices out of a command: "except", "but not". A call
     # is then not narrowed to the devices or places the request names.
     exceptions: tuple[str, ...]

@@ -72,6 +72,10 @@ LANGUAGE = Language(
         "vacuum": words("sauge, saugen, reinige, staubsauger, saugroboter"),
         "todo": words("notiere, notier, füge, trage, schreib, schreibe"),
     },
+    list_verbs=words("setze, setz, pack, packe"),
+    list_links=words(
+        "auf, zu, zur, zum, in, meine, meinen, meiner, die, der, den, unsere, unseren"
+    ),
     exceptions=words("außer, ausser, bis auf, ausgenommen, aber nicht"),
     state_words={
         "on": words("an, eingeschaltet, angeschaltet"),

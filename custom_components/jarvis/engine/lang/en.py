@@ -68,6 +68,8 @@ LANGUAGE = Language(
         "vacuum": words("vacuum, clean, dock"),
         "todo": words("add, note down, jot down"),
     },
+    list_verbs=words("put, write"),
+    list_links=words("to, on, onto, in, into, my, the, our"),
     exceptions=words("except, apart from, but not, other than, besides"),
     state_words={
         "on": words("on, switched on, turned on"),

@@ -68,6 +68,8 @@ LANGUAGE = Language(
         "vacuum": words("aspira, aspirar, limpia, aspiradora"),
         "todo": words("apunta, apúntame, añade, anota, agrega"),
     },
+    list_verbs=words("pon, ponme, mete, escribe"),
+    list_links=words("a, al, en, la, las, el, los, mi, mis, nuestra, nuestras, de"),
     exceptions=words("excepto, salvo, menos, aparte de, pero no"),
     state_words={
         "on": words("encendido, encendida"),

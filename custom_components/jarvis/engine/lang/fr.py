@@ -68,6 +68,8 @@ LANGUAGE = Language(
         "vacuum": words("aspire, aspirer, nettoie"),
         "todo": words("ajoute, note, inscris"),
     },
+    list_verbs=words("mets, mettre, écris"),
+    list_links=words("à, au, sur, dans, ma, mes, la, le, les, notre, nos, de"),
     exceptions=words("sauf, excepté, hormis, à part, mais pas"),
     state_words={
         "on": words("allumé, allumée"),

@@ -68,6 +68,10 @@ LANGUAGE = Language(
         "vacuum": words("aspira, pulisci"),
         "todo": words("aggiungi, annota, segna"),
     },
+    list_verbs=words("metti, scrivi"),
+    list_links=words(
+        "a, alla, al, nella, nel, sulla, in, mia, mie, mio, la, le, il, nostra"
+    ),
     exceptions=words("tranne, eccetto, salvo, a parte, ma non"),
     state_words={
         "on": words("acceso, accesa"),

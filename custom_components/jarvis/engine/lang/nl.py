@@ -69,6 +69,8 @@ LANGUAGE = Language(
         "vacuum": words("stofzuig, stofzuigen, maak schoon"),
         "todo": words("voeg, noteer, schrijf"),
     },
+    list_verbs=words("zet, schrijf"),
+    list_links=words("aan, op, in, mijn, de, het, onze"),
     exceptions=words("behalve, uitgezonderd, maar niet"),
     state_words={
         "on": words("aan, ingeschakeld, aangezet"),

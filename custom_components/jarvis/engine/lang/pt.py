@@ -68,6 +68,8 @@ LANGUAGE = Language(
         "vacuum": words("aspira, aspirar, limpa"),
         "todo": words("adiciona, anota, aponta, acrescenta"),
     },
+    list_verbs=words("põe, coloca, escreve"),
+    list_links=words("a, à, ao, na, no, em, minha, minhas, meu, as, o, nossa, de"),
     exceptions=words("exceto, menos, salvo, à exceção de, mas não"),
     state_words={
         "on": words("ligado, ligada, aceso, acesa"),
