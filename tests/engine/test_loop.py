@@ -228,6 +228,55 @@ async def test_a_command_done_is_said_from_what_its_action_did(  # noqa: PLR0917
     assert result.llm_calls == 1
 
 
+def naming_host() -> LocalStepHost:
+    """HassTurnOn that says it turned on the name it was given."""
+
+    async def turn_on(args: JsonObject) -> JsonObject:
+        return {"success": True, "did": DidPhrase(f"turned on {args['name']}")}
+
+    return LocalStepHost({"HassTurnOn": turn_on})
+
+
+def call_of(name: str) -> Reply:
+    return Reply(content=f'{{"name": "HassTurnOn", "arguments": {{"name": "{name}"}}}}')
+
+
+async def test_a_joined_command_left_undone_is_named_to_the_model(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B makes one call per reply: it turned on the kettle of "enciende el
+    hervidor y luego prende el árbol de Navidad" and the turn ended there."""
+    scripted_llm.script(call_of("Kettle"), call_of("Tree"))
+    result = await run_loop(
+        client,
+        naming_host(),
+        model="qwen2.5-coder:0.5b",
+        history=[Message("user", "turn on the kettle and then switch on the tree")],
+    )
+
+    assert result.text == "Done, I turned on Kettle and turned on Tree."
+    assert result.llm_calls == 2
+    nudged = scripted_llm.chat_requests[1]["json"]["messages"][-1]["content"]
+    assert '"switch on the tree"' in nudged
+
+
+async def test_joined_commands_named_apart_from_what_was_done_end_in_one_call(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    """No part names what the call did ("Wasserkocher" for "the kettle"):
+    which one is left is not known, and the turn ends as before."""
+    scripted_llm.script(call_of("Wasserkocher"))
+    result = await run_loop(
+        client,
+        naming_host(),
+        model="qwen2.5-coder:0.5b",
+        history=[Message("user", "turn on the kettle and then the lamp")],
+    )
+
+    assert result.text == "Done, I turned on Wasserkocher."
+    assert result.llm_calls == 1
+
+
 @pytest.mark.parametrize(
     ("request_text", "did"),
     [

@@ -53,6 +53,30 @@ CALLS = AfterStep(outcome="calls", steps_left=3)
             ),
             "say_done",
         ),
+        # A joined command no call acted on: named to the model, while there
+        # are steps; then what was done is said.
+        (
+            AfterStep(
+                outcome="calls",
+                text_mode=True,
+                clean=True,
+                can_say_done=True,
+                part_left=True,
+                steps_left=2,
+            ),
+            "next_part",
+        ),
+        (
+            AfterStep(
+                outcome="calls",
+                text_mode=True,
+                clean=True,
+                can_say_done=True,
+                part_left=True,
+                steps_left=0,
+            ),
+            "say_done",
+        ),
         # A native model's one command ends in one call too: Jarvis says it.
         (
             AfterStep(

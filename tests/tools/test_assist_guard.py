@@ -516,6 +516,8 @@ async def test_an_item_added_is_without_the_verb_the_model_copied_in(
         # or the name "name"; and the list as the user inflected it.
         {"item": "Oma anrufen auf meine persönlichen Aufgaben", "name": "name"},
         {"item": "Oma anrufen", "name": "persönlichen Aufgaben"},
+        # The list's name as the item too (0.5B, in Spanish).
+        {"item": "Persönliche Aufgaben", "name": "Persönliche Aufgaben"},
     ],
 )
 async def test_an_item_goes_on_the_list_the_user_named_without_the_list(

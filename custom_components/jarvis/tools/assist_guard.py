@@ -39,7 +39,7 @@ from ..engine.phrases import (
     actions,
 )
 from ..engine.results import WRONG_STATE, WRONG_TOOL
-from ..engine.text import folded_words
+from ..engine.text import folded_words, telling_words
 from ..safety.holds import run_calls, user_text
 from ..safety.policy import assess
 from .builtin import (
@@ -384,7 +384,9 @@ class ListItemTool(WrappingTool):
         if self.service == "add_item" and isinstance(item, str):
             item = item_without_verb(item, request, language)
             if isinstance(name, str):
-                item = item_without_list(item, name, language)
+                item = _item_meant(
+                    item_without_list(item, name, language), name, request, language
+                )
             args["item"] = item
         tool_input = llm.ToolInput(
             tool_input.tool_name, args, tool_input.id, tool_input.external
@@ -396,6 +398,19 @@ class ListItemTool(WrappingTool):
         if not calls or not (acts := deeds(hass, calls, item=item.strip())):
             return result
         return result | {DID_FIELD: DidPhrase(actions(acts, DID, language))}
+
+
+def _item_meant(item: str, list_name: str, request: str, language: str) -> str:
+    """The item the user said, where the model's is none of their words (the
+    list's name, as 0.5B sent for "añade llamar a la abuela a mis tareas
+    personales"): the request less its list verb and its list, when it has
+    both."""
+    without_verb = item_without_verb(request, request, language)
+    said = item_without_list(without_verb, list_name, language)
+    if without_verb in (request, said):
+        return item
+    own = telling_words(item) - telling_words(list_name)
+    return item if own and own <= folded_words(request) else said
 
 
 class MatchInWordsTool(WrappingTool):

@@ -32,6 +32,8 @@ type Next = Literal[
     "out_of_steps",
     # The plan goes on: name its next step to the model.
     "next_plan_step",
+    # A command the request joins to the one done is left: name it to the model.
+    "next_part",
     # Every call worked: ask for the answer without offering tools.
     "answer",
     # Another step with tools.
@@ -59,6 +61,9 @@ class AfterStep:
     # The request joins no commands ("... and ...", "dann"): a native model
     # that made clean calls has nothing left to call.
     one_command: bool = False
+    # On the text protocol, a command the request joins to others that no
+    # call has acted on: 0.5B makes one call per reply.
+    part_left: bool = False
     steps_left: int = 0
 
 
@@ -76,6 +81,8 @@ def next_step(after: AfterStep) -> Next:
         return "give_up"
     if after.planned:
         return "next_plan_step" if after.steps_left else "out_of_steps"
+    if after.clean and after.part_left and after.steps_left:
+        return "next_part"
     if after.clean and after.can_say_done and (after.text_mode or after.one_command):
         return "say_done"
     if not after.steps_left:

@@ -38,10 +38,12 @@ from ..router import (
     ToolRouter,
     asked_part,
     command_part,
+    command_parts,
     fits,
     is_question,
     joins_commands,
 )
+from ..text import telling_words
 from ..textproto import (
     new_call,
     normalize_tool_name,
@@ -83,6 +85,9 @@ def in_language(instruction: str, language: str | None) -> str:
 COMMAND_INSTRUCTION = (
     "The states asked about are above. Now do the rest of the request with a "
     'tool call: "{command}"'
+)
+PART_INSTRUCTION = (
+    'That part is done. Now do the rest of the request with a tool call: "{command}"'
 )
 MAX_TOOL_SEARCHES = 2  # per reply
 
@@ -210,6 +215,7 @@ class Turn:
                 planned=planned is not None,
                 can_say_done=self._can_say_done(),
                 one_command=not joins_commands(self.request, self.language),
+                part_left=(part := self._part_left()) is not None,
                 steps_left=steps - index - 1,
             )
             match next_step(after):
@@ -245,6 +251,8 @@ class Turn:
                     nudge = f"Next step of the plan: {planned.action}" + (
                         f" ({planned.detail})" if planned.detail else ""
                     )
+                case "next_part":
+                    answer, nudge = False, PART_INSTRUCTION.format(command=part)
                 case "answer" | "step" as kind:
                     answer, nudge = kind == "answer", None
 
@@ -292,6 +300,28 @@ class Turn:
         ):
             return [record for record in calls if not miscalled(record.result)]
         return calls
+
+    def _part_left(self) -> str | None:
+        """On the text protocol, the first command the request joins to
+        others that no call has acted on yet, judged by the names each call
+        says it acted on: "prende el árbol de Navidad" after "Hecho, he
+        encendido Hervidor" for "enciende el hervidor y luego prende el árbol
+        de Navidad"."""
+        if not self.text_mode or not joins_commands(self.request, self.language):
+            return None
+        did = [
+            telling_words(str(record.result[DID_FIELD]))
+            for record in self.result.tool_calls
+            if isinstance(record.result.get(DID_FIELD), DidPhrase)
+        ]
+        if not did:
+            return None
+        acted = set().union(*did)
+        parts = command_parts(self.request, self.language)
+        left = [part for part in parts if not telling_words(part) & acted]
+        # Where no part names what was done, the names tell nothing ("the
+        # kettle", done as Wasserkocher): the model's reply stands.
+        return left[0] if left and len(left) < len(parts) else None
 
     def _can_say_done(self) -> bool:
         """Whether every call of a command's turn says what it did (a
