@@ -28,6 +28,7 @@ from .const import (
     CONF_NUM_CTX,
     CONF_PLANNER,
     CONF_PREFER_LOCAL,
+    CONF_TARGET_REPAIR,
     CONF_TEMPERATURE,
     CONF_THINK,
     CONF_TOOL_ROUTER,
@@ -56,6 +57,7 @@ from .engine.loop import (
 )
 from .engine.types import JsonObject, Message, ToolCall, ToolSpec
 from .memory import HOUSEHOLD, async_get_memory
+from .tools.assist_guard import guard_assist_tools
 from .tools.builtin import model_names
 from .tools.home import device_context, home_api
 
@@ -333,6 +335,13 @@ class JarvisLLMEntity(Entity):
             )
         except conversation.ConverseError:
             return  # a turn reports it to the user
+        # As a turn's tools are: a guard may show the model its own schema.
+        guard_assist_tools(
+            self.hass,
+            chat_log.llm_api,
+            repair=self.feature(CONF_TARGET_REPAIR),
+            request="",
+        )
         names = ToolNames(chat_log.llm_api)
         system_prompt, _ = history_from_chat_log(chat_log, names)
         system_prompt, _ = split_prompt(self.hass, chat_log, system_prompt)

@@ -520,13 +520,15 @@ async def test_an_item_added_is_without_the_verb_the_model_copied_in(
         {"item": "Persönliche Aufgaben", "name": "Persönliche Aufgaben"},
     ],
 )
+@pytest.mark.parametrize("agent", ["Assist only", "Jarvis"])  # one API, merged APIs
 async def test_an_item_goes_on_the_list_the_user_named_without_the_list(
     hass: HomeAssistant,
     scripted_llm: ScriptedLLMServer,
     tmp_path: Path,
     call: dict[str, str],
+    agent: str,
 ) -> None:
-    agent_id = await with_shopping_list(hass, scripted_llm, tmp_path)
+    agent_id = await with_shopping_list(hass, scripted_llm, tmp_path, agent)
     er.async_get(hass).async_update_entity(
         "todo.shopping_list", name="Persönliche Aufgaben"
     )

@@ -451,4 +451,8 @@ def replace_tools(
         if outer is None:
             instance.tools[index] = wrapper
         else:
+            # The namespaced tool shows the model what it copied from the
+            # inner one when made: a wrapper's own schema must show too.
             outer.tool = wrapper
+            outer.description = wrapper.description
+            outer.parameters = wrapper.parameters
