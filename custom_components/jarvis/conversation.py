@@ -221,7 +221,9 @@ class JarvisConversationEntity(
         look_first = house = None
         if chat_log.llm_api is not None:
             if self.feature(CONF_LOOK_FIRST):
-                look_first = live_lookup(self.hass, user_input.text, ASSISTANT)
+                look_first = live_lookup(
+                    self.hass, user_input.text, ASSISTANT, user_input.language
+                )
             if self.feature(CONF_GROUNDED_REPLIES):
                 house = house_view(self.hass, ASSISTANT)
         result = await self._async_handle_chat_log(

@@ -19,6 +19,7 @@ from custom_components.jarvis.engine.lang import (
     item_without_verb,
     language_pack,
     leaves_out,
+    measured,
 )
 
 ENGLISH = LANGUAGES[0]
@@ -208,3 +209,19 @@ def test_a_to_do_item_loses_the_list_the_model_copied_in(
     item: str, list_name: str, language: str, kept: str
 ) -> None:
     assert item_without_list(item, list_name, language) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "classes"),
+    [
+        ("wie warm ist es im Kinderzimmer?", "de", {"temperature"}),
+        ("wie ist der Batteriestand vom Bewegungsmelder?", "de", {"battery"}),
+        ("¿qué humedad hay en el baño?", "es", {"humidity"}),
+        ("how cold is it outside?", "fr", {"temperature"}),  # English everywhere
+        ("is the kitchen light on?", "en", set()),
+    ],
+)
+def test_what_a_question_asks_to_be_measured(
+    text: str, language: str, classes: set[str]
+) -> None:
+    assert measured(text, language) == classes

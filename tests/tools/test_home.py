@@ -168,7 +168,12 @@ async def test_agent_looks_up_states_by_filter(
 @pytest.mark.parametrize(
     ("request_text", "lookups"),
     [
-        ("how warm is it in the kitchen?", [{"area": "Kitchen"}]),
+        # What it measures there, else the whole area.
+        (
+            "how warm is it in the kitchen?",
+            [{"name": "Kitchen Temperature", "area": "Kitchen"}],
+        ),
+        ("is it humid in the kitchen?", [{"area": "Kitchen"}]),  # no such sensor
         ("Is the living room light on?", [{"area": "Living Room"}]),
         ("what's the temperature outside?", [{"name": "Outside Temperature"}]),
         # A device named in full, not its whole area.

@@ -44,6 +44,7 @@ import voluptuous as vol
 
 from ..const import ASSISTANT
 from ..engine.grounding import CLAIMED_ATTRIBUTES, Device, HouseView
+from ..engine.lang import measured
 from ..engine.loop import LookUp
 from ..engine.router import asked_part
 from ..engine.text import all_said, folded_words, most_specific, telling_words
@@ -290,7 +291,9 @@ class LiveContextTool(JarvisTool):
         }
 
 
-def live_lookup(hass: HomeAssistant, request: str, assistant: str) -> list[LookUp]:
+def live_lookup(
+    hass: HomeAssistant, request: str, assistant: str, language: str | None = None
+) -> list[LookUp]:
     """The `GetLiveContext` calls a request needs before the model answers.
 
     What it asks ("how warm is it in the bedroom?", "… and tell me the outside
@@ -338,6 +341,24 @@ def live_lookup(hass: HomeAssistant, request: str, assistant: str) -> list[LookU
             for name in named_in_full
         ]
     if len(areas) == 1:
+        # What the question measures there, if the area has a sensor of it:
+        # "wie warm ist es im Kinderzimmer?" is its thermometer, and with the
+        # whole room in front of it 0.5B answered "Es ist warm".
+        asked_for = measured(asked, language)
+        sensors = sorted(
+            {
+                state.name
+                for state in hass.states.async_all("sensor")
+                if _measures(state) in asked_for
+                and entity_area(hass, state.entity_id) == areas[0].id
+                and async_should_expose(hass, assistant, state.entity_id)
+            }
+        )
+        if 0 < len(sensors) <= _MAX_LOOKUPS:
+            return [
+                (LIVE_CONTEXT, {"name": name, "area": areas[0].name})
+                for name in sensors
+            ]
         return [(LIVE_CONTEXT, {"area": areas[0].name})]
     if not fits:
         return []
@@ -346,6 +367,14 @@ def live_lookup(hass: HomeAssistant, request: str, assistant: str) -> list[LookU
     if len(named) > _MAX_LOOKUPS:
         return [(LIVE_CONTEXT, {})]
     return [(LIVE_CONTEXT, {"name": name}) for name in named]
+
+
+def _measures(state: State) -> str | None:
+    """What a sensor measures: its device class, else a temperature by its unit."""
+    if device_class := state.attributes.get("device_class"):
+        return str(device_class)
+    unit = state.attributes.get("unit_of_measurement")
+    return "temperature" if unit in ("°C", "°F") else None
 
 
 def _in_said_area(

@@ -19,6 +19,7 @@ __all__ = [
     "language_code",
     "language_pack",
     "leaves_out",
+    "measured",
     "verb_domains",
 ]
 
@@ -53,6 +54,22 @@ def verb_domains(text: str, language: str | None) -> set[str]:
         for pack in (language_pack(language), en.LANGUAGE)
         for domain, verbs in pack.verb_domains.items()
         if mentions(text, verbs)
+    }
+
+
+def measured(text: str, language: str | None) -> set[str]:
+    """The sensor device classes a question asks to be measured, in its
+    language and in English ("wie warm ist es": temperature); a word counts
+    at the start of a compound too ("Batteriestand")."""
+    said = [singular(word) for word in words(text)]
+    return {
+        device_class
+        for pack in (language_pack(language), en.LANGUAGE)
+        for device_class, measures in pack.measure_words.items()
+        if any(
+            all_said({singular(m) for m in words(measure)}, said)
+            for measure in measures
+        )
     }
 
 

@@ -58,6 +58,9 @@ class Language:
     # Verbs that name what kind of device a command is for, by entity domain:
     # "open" is for a cover or valve, not a light that shares its name.
     verb_domains: Mapping[str, tuple[str, ...]]
+    # What a question asks to be measured, by sensor device class: "warm" of
+    # "how warm is it in the kitchen?" asks for a temperature.
+    measure_words: Mapping[str, tuple[str, ...]]
     # Verbs that put an item on a list but set other things too ("setze Milch
     # auf die Liste", "setze das Licht auf 40"): no sign of a to-do command,
     # yet, like `verb_domains["todo"]`, not part of an item.

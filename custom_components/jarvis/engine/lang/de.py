@@ -72,6 +72,11 @@ LANGUAGE = Language(
         "vacuum": words("sauge, saugen, reinige, staubsauger, saugroboter"),
         "todo": words("notiere, notier, füge, trage, schreib, schreibe"),
     },
+    measure_words={
+        "temperature": words("temperatur, warm, kalt, heiß, grad"),
+        "humidity": words("luftfeuchtigkeit, feuchtigkeit, feucht"),
+        "battery": words("batterie, akku"),
+    },
     list_verbs=words("setze, setz, pack, packe"),
     list_links=words(
         "auf, zu, zur, zum, in, meine, meinen, meiner, die, der, den, unsere, unseren"

@@ -68,6 +68,11 @@ LANGUAGE = Language(
         "vacuum": words("vacuum, clean, dock"),
         "todo": words("add, note down, jot down"),
     },
+    measure_words={
+        "temperature": words("temperature, warm, hot, cold, degrees"),
+        "humidity": words("humidity, humid"),
+        "battery": words("battery"),
+    },
     list_verbs=words("put, write"),
     list_links=words("to, on, onto, in, into, my, the, our"),
     exceptions=words("except, apart from, but not, other than, besides"),

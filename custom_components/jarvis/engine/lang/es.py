@@ -68,6 +68,11 @@ LANGUAGE = Language(
         "vacuum": words("aspira, aspirar, limpia, aspiradora"),
         "todo": words("apunta, apúntame, añade, anota, agrega"),
     },
+    measure_words={
+        "temperature": words("temperatura, calor, frío, caliente, grados"),
+        "humidity": words("humedad, húmedo"),
+        "battery": words("batería, pila"),
+    },
     list_verbs=words("pon, ponme, mete, escribe"),
     list_links=words("a, al, en, la, las, el, los, mi, mis, nuestra, nuestras, de"),
     exceptions=words("excepto, salvo, menos, aparte de, pero no"),

@@ -68,6 +68,11 @@ LANGUAGE = Language(
         "vacuum": words("aspire, aspirer, nettoie"),
         "todo": words("ajoute, note, inscris"),
     },
+    measure_words={
+        "temperature": words("température, chaud, froid, degrés"),
+        "humidity": words("humidité, humide"),
+        "battery": words("batterie, pile"),
+    },
     list_verbs=words("mets, mettre, écris"),
     list_links=words("à, au, sur, dans, ma, mes, la, le, les, notre, nos, de"),
     exceptions=words("sauf, excepté, hormis, à part, mais pas"),

@@ -68,6 +68,11 @@ LANGUAGE = Language(
         "vacuum": words("aspira, pulisci"),
         "todo": words("aggiungi, annota, segna"),
     },
+    measure_words={
+        "temperature": words("temperatura, caldo, freddo, gradi"),
+        "humidity": words("umidità, umido"),
+        "battery": words("batteria, pila"),
+    },
     list_verbs=words("metti, scrivi"),
     list_links=words(
         "a, alla, al, nella, nel, sulla, in, mia, mie, mio, la, le, il, nostra"

@@ -69,6 +69,11 @@ LANGUAGE = Language(
         "vacuum": words("stofzuig, stofzuigen, maak schoon"),
         "todo": words("voeg, noteer, schrijf"),
     },
+    measure_words={
+        "temperature": words("temperatuur, warm, koud, graden"),
+        "humidity": words("luchtvochtigheid, vochtigheid, vochtig"),
+        "battery": words("batterij, accu"),
+    },
     list_verbs=words("zet, schrijf"),
     list_links=words("aan, op, in, mijn, de, het, onze"),
     exceptions=words("behalve, uitgezonderd, maar niet"),

@@ -68,6 +68,11 @@ LANGUAGE = Language(
         "vacuum": words("aspira, aspirar, limpa"),
         "todo": words("adiciona, anota, aponta, acrescenta"),
     },
+    measure_words={
+        "temperature": words("temperatura, calor, frio, quente, graus"),
+        "humidity": words("umidade, humidade, úmido"),
+        "battery": words("bateria, pilha"),
+    },
     list_verbs=words("põe, coloca, escreve"),
     list_links=words("a, à, ao, na, no, em, minha, minhas, meu, as, o, nossa, de"),
     exceptions=words("exceto, menos, salvo, à exceção de, mas não"),
