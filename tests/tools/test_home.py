@@ -29,7 +29,7 @@ from custom_components.jarvis.tools.home import (
 )
 from tests.scripted_llm import Reply, ScriptedLLMServer
 from tests.tools.conftest import llm_context, setup_home, setup_jarvis
-from tests.tools.test_injection import converse, tool_results
+from tests.tools.test_injection import converse, speech, tool_results
 
 pytestmark = pytest.mark.usefixtures("ha_core")
 
@@ -139,7 +139,8 @@ async def test_agent_looks_up_states_by_filter(
         Reply(tool_calls=[("GetLiveContext", {"name": "Attic Fan"})]),
         Reply(content="It is 21.5 degrees in the kitchen."),
     )
-    await converse(hass, agent, "how warm is it in the kitchen?")
+    # Not what one sensor measures, which Jarvis would answer itself.
+    await converse(hass, agent, "is it cosy in the kitchen?")
 
     first, *_, last = scripted_llm.chat_requests
     system = first["json"]["messages"][0]["content"]
@@ -163,6 +164,33 @@ async def test_agent_looks_up_states_by_filter(
     assert "Kitchen" not in basement["result"]
     assert "Cellar Temperature" not in basement["result"]
     assert "No exposed device matches name Attic Fan" in attic["error_text"]
+
+
+@pytest.mark.parametrize(
+    ("said", "language", "reply"),
+    [
+        ("how warm is it in the kitchen?", "en", "Kitchen Temperature: 21.5 °C."),
+        ("wie warm ist es in der Kitchen?", "de", "Kitchen Temperature: 21,5 °C."),
+    ],
+)
+async def test_what_one_sensor_measures_is_said_without_the_model(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    said: str,
+    language: str,
+    reply: str,
+) -> None:
+    """0.5B, shown the thermometer, answered "Es ist warm"."""
+    await async_measure(hass, 20)
+    await setup_jarvis(hass, scripted_llm)
+    agent = next(
+        e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
+    )
+
+    response = await converse(hass, agent, said, language=language)
+
+    assert speech(response) == reply
+    assert scripted_llm.chat_requests == []
 
 
 @pytest.mark.parametrize(

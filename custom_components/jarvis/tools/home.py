@@ -44,8 +44,9 @@ import voluptuous as vol
 
 from ..const import ASSISTANT
 from ..engine.grounding import CLAIMED_ATTRIBUTES, Device, HouseView
-from ..engine.lang import measured
+from ..engine.lang import language_pack, measured
 from ..engine.loop import LookUp
+from ..engine.phrases import FOUND_FIELD, FoundPhrase
 from ..engine.router import asked_part
 from ..engine.text import all_said, folded_words, most_specific, telling_words
 from ..engine.types import JsonObject
@@ -285,10 +286,30 @@ class LiveContextTool(JarvisTool):
                 f"No exposed device matches {wanted}. Check the names in the "
                 "static context, or leave a filter out."
             )
-        return {
+        looked_up: JsonObjectType = {
             "success": True,
             "result": yaml_util.dump([_live(hass, state) for state in result.states]),
         }
+        if (value := _one_value(result.states, llm_context.language)) is not None:
+            looked_up[FOUND_FIELD] = value
+        return looked_up
+
+
+def _one_value(states: Sequence[State], language: str | None) -> FoundPhrase | None:
+    """A lone sensor's number and unit, said in full ("Thermometer
+    Temperatur: 24,1 °C."), which Jarvis says itself: with it in front of
+    it, 0.5B answered "Es ist warm"."""
+    if len(states) != 1 or states[0].domain != "sensor":
+        return None
+    state = states[0]
+    if not (unit := state.attributes.get("unit_of_measurement")):
+        return None
+    try:
+        float(state.state)
+    except ValueError:
+        return None
+    value = state.state.replace(".", language_pack(language).decimal_sign)
+    return FoundPhrase(f"{state.name}: {value} {unit}.")
 
 
 def live_lookup(

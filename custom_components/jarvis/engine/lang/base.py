@@ -133,6 +133,8 @@ class Language:
     number_units: tuple[str, ...]
     # What follows a number that is a level: "percent" of "70 percent".
     percent_words: tuple[str, ...]
+    # What parts a number's decimals when Jarvis says one: "." or ",".
+    decimal_sign: str
     # The fields below are matched in every language at once: the user's
     # language is not known for sure, and people mix them ("ok", "stop").
     # Phrases are written as said, except where a comment says "patterns":

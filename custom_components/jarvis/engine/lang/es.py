@@ -134,6 +134,7 @@ LANGUAGE = Language(
         "años, vez, veces, personas, punto, puntos, página, páginas, palabras"
     ),
     percent_words=words("por ciento, porciento"),
+    decimal_sign=",",
     stop=words("para, detente, cancela, olvídalo, déjalo"),
     remember=(r"recuerda(?:\s+que)?", r"no olvides(?:\s+que)?"),
     forget=(r"olvida(?:\s+que)?",),

@@ -136,6 +136,7 @@ LANGUAGE = Language(
         "années, fois, personnes, point, points, page, pages, mots"
     ),
     percent_words=words("pour cent, pourcent"),
+    decimal_sign=",",
     stop=words("arrête, annule, laisse tomber, oublie ça"),
     remember=(
         r"souviens-toi(?:\s+que)?",

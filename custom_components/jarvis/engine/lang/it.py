@@ -136,6 +136,7 @@ LANGUAGE = Language(
         "persone, punto, punti, pagina, pagine, parole"
     ),
     percent_words=words("per cento, percento"),
+    decimal_sign=",",
     stop=words("stop, basta, annulla, lascia perdere, lascia stare, fermati"),
     remember=(
         r"ricorda(?:ti)?(?:\s+che)?",

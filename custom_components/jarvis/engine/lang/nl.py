@@ -134,6 +134,7 @@ LANGUAGE = Language(
         "personen, punt, punten, pagina, pagina's, woorden"
     ),
     percent_words=words("procent"),
+    decimal_sign=",",
     stop=words(
         "stop, stoppen, hou op, annuleer, laat maar, laat maar zitten, vergeet het"
     ),

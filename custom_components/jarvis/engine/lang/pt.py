@@ -135,6 +135,7 @@ LANGUAGE = Language(
         "pontos, página, páginas, palavras"
     ),
     percent_words=words("por cento, porcento"),
+    decimal_sign=",",
     stop=words(
         "para, pare, cancela, cancelar, esquece, deixa para lá, deixa pra lá, chega"
     ),
