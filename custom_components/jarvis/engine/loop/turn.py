@@ -31,19 +31,15 @@ from ..results import (
     REPEATED_CALL,
     UNKNOWN_TOOL,
     failed,
-    miscalled,
 )
 from ..router import (
     TOOL_SEARCH,
     ToolRouter,
-    asked_part,
     command_part,
-    command_parts,
     fits,
     is_question,
     joins_commands,
 )
-from ..text import telling_words
 from ..textproto import (
     new_call,
     normalize_tool_name,
@@ -51,6 +47,7 @@ from ..textproto import (
     validate_arguments,
 )
 from ..types import JsonObject, Message, ToolCall, ToolSpec
+from .done import can_say_done, done_calls, part_left
 from .host import Delta, StepHost, ToolCallDelta, call_step, say_text
 from .records import Ended, Purpose, ToolCallRecord, TurnResult
 from .rule import AfterStep, StepOutcome, next_step
@@ -204,6 +201,13 @@ class Turn:
                 failed_steps = failed_steps + 1 if all_failed else 0
             done = [r.name for r in self.result.tool_calls if not failed(r.result)]
             planned = self.plan.next_after(done)
+            # 0.5B makes one call per reply on the text protocol.
+            calls = self.result.tool_calls
+            part = (
+                part_left(calls, self.request, self.language)
+                if self.text_mode
+                else None
+            )
             after = AfterStep(
                 outcome=_outcome(step.outcome, records),
                 final_reply=any(final_reply(r.result) for r in records),
@@ -213,9 +217,9 @@ class Turn:
                     failed(r.result) or r.name == TOOL_SEARCH for r in records
                 ),
                 planned=planned is not None,
-                can_say_done=self._can_say_done(),
+                can_say_done=can_say_done(calls, self.request, self.language),
                 one_command=not joins_commands(self.request, self.language),
-                part_left=(part := self._part_left()) is not None,
+                part_left=part is not None,
                 steps_left=steps - index - 1,
             )
             match next_step(after):
@@ -288,62 +292,16 @@ class Turn:
             )
         return True
 
-    def _done_calls(self) -> list[ToolCallRecord]:
-        """The calls a command's turn made, less, for one command whose last
-        call worked, those that ran nothing for being made wrongly: the model
-        put them right (HassTurnOn on a to-do list, then the list's tool)."""
-        calls = self.result.tool_calls
-        if (
-            calls
-            and not failed(calls[-1].result)
-            and not joins_commands(self.request, self.language)
-        ):
-            return [record for record in calls if not miscalled(record.result)]
-        return calls
-
-    def _part_left(self) -> str | None:
-        """On the text protocol, the first command the request joins to
-        others that no call has acted on yet, judged by the names each call
-        says it acted on: "prende el árbol de Navidad" after "Hecho, he
-        encendido Hervidor" for "enciende el hervidor y luego prende el árbol
-        de Navidad"."""
-        if not self.text_mode or not joins_commands(self.request, self.language):
-            return None
-        did = [
-            telling_words(str(record.result[DID_FIELD]))
-            for record in self.result.tool_calls
-            if isinstance(record.result.get(DID_FIELD), DidPhrase)
-        ]
-        if not did:
-            return None
-        acted = set().union(*did)
-        parts = command_parts(self.request, self.language)
-        left = [part for part in parts if not telling_words(part) & acted]
-        # Where no part names what was done, the names tell nothing ("the
-        # kettle", done as Wasserkocher): the model's reply stands.
-        return left[0] if left and len(left) < len(parts) else None
-
-    def _can_say_done(self) -> bool:
-        """Whether every call of a command's turn says what it did (a
-        `DidPhrase`): asked to write that reply, 1.5B claimed actions no tool
-        had done ("The garage door is now open.")."""
-        calls = self._done_calls()
-        return (
-            asked_part(self.request) is None
-            and bool(calls)
-            and all(
-                isinstance(record.result.get(DID_FIELD), DidPhrase)
-                and not failed(record.result)
-                for record in calls
-            )
-        )
-
     async def _say_what_was_done(self, host: StepHost) -> bool:
         """End a command's turn by saying what its actions did, in Jarvis's
         words, when each says. Returns whether it did."""
-        if not self._can_say_done():
+        calls = self.result.tool_calls
+        if not can_say_done(calls, self.request, self.language):
             return False
-        phrases = [DidPhrase(record.result[DID_FIELD]) for record in self._done_calls()]
+        phrases = [
+            DidPhrase(record.result[DID_FIELD])
+            for record in done_calls(calls, self.request, self.language)
+        ]
         await host.run_step(say(did_reply(phrases, self.language), self))
         self.result.ended = "done"
         return True

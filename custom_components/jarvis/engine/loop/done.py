@@ -1,0 +1,65 @@
+"""What a command's turn has done, read from its calls' results: whether
+Jarvis can say it in its own words, and which joined command is left."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..phrases import DID_FIELD, DidPhrase
+from ..results import failed, miscalled
+from ..router import asked_part, command_parts, joins_commands
+from ..text import telling_words
+from .records import ToolCallRecord
+
+
+def done_calls(
+    calls: Sequence[ToolCallRecord], request: str, language: str | None
+) -> list[ToolCallRecord]:
+    """The calls a command's turn made, less, for one command whose last
+    call worked, those that ran nothing for being made wrongly: the model
+    put them right (HassTurnOn on a to-do list, then the list's tool)."""
+    if calls and not failed(calls[-1].result) and not joins_commands(request, language):
+        return [record for record in calls if not miscalled(record.result)]
+    return list(calls)
+
+
+def can_say_done(
+    calls: Sequence[ToolCallRecord], request: str, language: str | None
+) -> bool:
+    """Whether every call of a command's turn says what it did (a
+    `DidPhrase`): asked to write that reply, 1.5B claimed actions no tool
+    had done ("The garage door is now open.")."""
+    done = done_calls(calls, request, language)
+    return (
+        asked_part(request) is None
+        and bool(done)
+        and all(
+            isinstance(record.result.get(DID_FIELD), DidPhrase)
+            and not failed(record.result)
+            for record in done
+        )
+    )
+
+
+def part_left(
+    calls: Sequence[ToolCallRecord], request: str, language: str | None
+) -> str | None:
+    """The first command the request joins to others that no call has acted
+    on yet, judged by the names each call says it acted on: "prende el árbol
+    de Navidad" after "Hecho, he encendido Hervidor" for "enciende el
+    hervidor y luego prende el árbol de Navidad"."""
+    if not joins_commands(request, language):
+        return None
+    did = [
+        telling_words(str(record.result[DID_FIELD]))
+        for record in calls
+        if isinstance(record.result.get(DID_FIELD), DidPhrase)
+    ]
+    if not did:
+        return None
+    acted = set().union(*did)
+    parts = command_parts(request, language)
+    left = [part for part in parts if not telling_words(part) & acted]
+    # Where no part names what was done, the names tell nothing ("the
+    # kettle", done as Wasserkocher): the model's reply stands.
+    return left[0] if left and len(left) < len(parts) else None
