@@ -22,7 +22,11 @@ from custom_components.jarvis.engine.loop import (
     ReplyLoop,
     TextDelta,
 )
-from custom_components.jarvis.engine.loop.turn import REPAIR_INSTRUCTION, in_language
+from custom_components.jarvis.engine.loop.turn import (
+    CUT_INSTRUCTION,
+    REPAIR_INSTRUCTION,
+    in_language,
+)
 from custom_components.jarvis.engine.phrases import (
     DONE,
     LLM_UNAVAILABLE,
@@ -460,6 +464,55 @@ async def test_junk_twice_gives_fixed_apology(
 
     assert result.text == NOT_UNDERSTOOD["en"]
     assert "{" not in host.text
+
+
+# What 0.5B wrote for a to-do add: one value into a list slot, on and on.
+RUNAWAY_CALL = (
+    '{"name": "HassTurnOn", "arguments": {"name": "kitchen light", "domain": ['
+    + '"call grandma", ' * 60
+)
+
+
+def offers_tools(request: dict[str, Any]) -> bool:
+    return bool(sent_tools(request)) or "Available tools:" in system_text(request)
+
+
+async def test_a_call_cut_off_repeating_itself_is_asked_for_again(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(
+        Reply(content=RUNAWAY_CALL),
+        Reply(content='{"name": "HassTurnOn", "arguments": {"name": "kitchen light"}}'),
+        Reply(content="The kitchen light is on."),
+    )
+    host, calls = make_host()
+    result = await run_loop(client, host)
+
+    # Nothing of the cut call ran: its arguments could be any part of it.
+    assert calls == [{"name": "kitchen light"}]
+    again = scripted_llm.chat_requests[1]["json"]
+    assert offers_tools(scripted_llm.chat_requests[1])
+    assert again["messages"][-1]["content"] == CUT_INSTRUCTION
+    assert [call.outcome for call in result.calls][:2] == ["cut", "ok"]
+    assert "grandma" not in host.text
+
+
+async def test_a_call_cut_off_twice_is_answered_in_words(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    scripted_llm.script(
+        Reply(content=RUNAWAY_CALL),
+        Reply(content=RUNAWAY_CALL),
+        Reply(content="Sorry, which light do you mean?"),
+    )
+    host, calls = make_host()
+    result = await run_loop(client, host)
+
+    assert calls == []
+    assert len(scripted_llm.chat_requests) == 3
+    assert not offers_tools(scripted_llm.chat_requests[2])
+    assert result.text == "Sorry, which light do you mean?"
+    assert result.ended == "not_understood"
 
 
 async def test_max_turns_ends_with_a_summary(

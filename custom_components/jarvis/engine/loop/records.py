@@ -13,7 +13,11 @@ type Protocol_ = Literal["native", "text"]
 type Purpose = Literal["plan", "step", "answer", "repair", "summary"]
 # The tool protocol of one call; none when no tools were offered.
 type CallProtocol = Literal["native", "text", "none"]
-type CallOutcome = Literal["ok", "junk", "unusable", "llm_error", "tools_rejected"]
+# How a model step ended: "cut" when its call was cut off in a repetition loop.
+type StepEnd = Literal["ok", "llm_error", "junk", "cut"]
+type CallOutcome = Literal[
+    "ok", "junk", "cut", "unusable", "llm_error", "tools_rejected"
+]
 type Ended = Literal[
     "done",
     "stopped",

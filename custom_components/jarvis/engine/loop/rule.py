@@ -14,7 +14,7 @@ from typing import Literal
 # Steps in a row whose every call failed before the loop stops retrying.
 MAX_FAILED_STEPS = 2
 
-type StepOutcome = Literal["llm_error", "junk", "reply", "calls"]
+type StepOutcome = Literal["llm_error", "junk", "cut", "reply", "calls"]
 type Next = Literal[
     # The step's reply ends the turn.
     "end",
@@ -22,6 +22,8 @@ type Next = Literal[
     "llm_error",
     # The model wrote nothing usable: one tool-free call to repair it.
     "repair",
+    # The model's call was cut off in a repetition loop: ask for it again.
+    "rewrite_call",
     # A tool result carries Jarvis's own reply: say it word for word.
     "say_final_reply",
     # Every call failed again and again: say what could and could not be done.
@@ -48,7 +50,7 @@ class AfterStep:
     outcome: StepOutcome
     # A tool result of this step carries a reply only Jarvis can give.
     final_reply: bool = False
-    # Steps in a row, this one included, whose every call failed.
+    # Steps in a row, this one included, whose every call failed or was cut off.
     failed_steps: int = 0
     # The model is on the text protocol (shown its tools again, it repeats the call).
     text_mode: bool = False
@@ -73,6 +75,9 @@ def next_step(after: AfterStep) -> Next:
         return "llm_error"
     if after.outcome == "junk":
         return "repair"
+    if after.outcome == "cut":
+        rewrite = after.steps_left and after.failed_steps < MAX_FAILED_STEPS
+        return "rewrite_call" if rewrite else "repair"
     if after.outcome == "reply":
         return "end"
     if after.final_reply:

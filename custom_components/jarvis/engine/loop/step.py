@@ -8,7 +8,7 @@ from contextlib import aclosing
 from dataclasses import replace
 import json
 import time
-from typing import Literal, Protocol
+from typing import Protocol
 
 from ..budget import fit, over_limit, prompt_chars
 from ..grounding import Grounded
@@ -25,7 +25,14 @@ from ..textproto import (
 )
 from ..types import JsonObject, Message, ToolCall, ToolSpec
 from .host import Delta, StepStart, TextDelta, ToolCallDelta
-from .records import CallProtocol, LLMCallRecord, Purpose, Timing, TurnResult
+from .records import (
+    CallProtocol,
+    LLMCallRecord,
+    Purpose,
+    StepEnd,
+    Timing,
+    TurnResult,
+)
 from .settings import Engine, sampling
 
 _LOGGER = redacting_logger(__name__)
@@ -93,7 +100,9 @@ class ModelStep:
         # Checked text from a claim of an action not done yet on (`_checked`).
         self._held: list[str] = []
         self.calls: list[ToolCallDelta] = []
-        self.outcome: Literal["ok", "llm_error", "junk"] = "ok"
+        self.outcome: StepEnd = "ok"
+        # The stream was closed on a reply repeating itself.
+        self._repeating = False
 
     async def deltas(self) -> AsyncIterator[Delta]:
         turn = self._turn
@@ -197,7 +206,10 @@ class ModelStep:
         elif self._held:
             yield TextDelta("".join(self._held))
         elif not gate.released:
-            self.outcome = "junk"
+            # A call cut off in a repetition loop can be written again; other
+            # junk is asked for in words.
+            cut = self._repeating and self._tools_offered and parsed.had_call_syntax
+            self.outcome = "cut" if cut else "junk"
         for delta in self.calls:
             yield delta
 
@@ -329,6 +341,7 @@ class ModelStep:
                     ):
                         yield released
                     if chunk.content and repeating.feed(chunk.content):
+                        self._repeating = True
                         break  # closing the stream frees the server
             if released := gate.feed(think.flush()):
                 yield released

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, partial
-from typing import Literal
 
 from ..arguments import backed_by_request, fitting_tool
 from ..digest import MAX_RAW_CHARS, tool_result_text
@@ -49,7 +48,7 @@ from ..textproto import (
 from ..types import JsonObject, Message, ToolCall, ToolSpec
 from .done import can_say_done, done_calls, part_left
 from .host import Delta, StepHost, ToolCallDelta, call_step, say_text
-from .records import Ended, Purpose, ToolCallRecord, TurnResult
+from .records import Ended, Purpose, StepEnd, ToolCallRecord, TurnResult
 from .rule import AfterStep, StepOutcome, next_step
 from .settings import Engine
 from .step import ModelStep, call_key
@@ -85,6 +84,10 @@ COMMAND_INSTRUCTION = (
 )
 PART_INSTRUCTION = (
     'That part is done. Now do the rest of the request with a tool call: "{command}"'
+)
+CUT_INSTRUCTION = (
+    "Your last reply repeated itself and was cut off. Write the tool call "
+    "again, short: each argument once, with one value."
 )
 MAX_TOOL_SEARCHES = 2  # per reply
 
@@ -196,7 +199,7 @@ class Turn:
             )
             results = await host.run_step(step.deltas())
             records = self._record_calls(step.calls, results) if step.calls else []
-            if records:
+            if records or step.outcome == "cut":
                 all_failed = all(failed(r.result) for r in records)
                 failed_steps = failed_steps + 1 if all_failed else 0
             done = [r.name for r in self.result.tool_calls if not failed(r.result)]
@@ -257,6 +260,8 @@ class Turn:
                     )
                 case "next_part":
                     answer, nudge = False, PART_INSTRUCTION.format(command=part)
+                case "rewrite_call":
+                    answer, nudge = False, CUT_INSTRUCTION
                 case "answer" | "step" as kind:
                     answer, nudge = kind == "answer", None
 
@@ -576,9 +581,7 @@ async def say(text: str, turn: Turn) -> AsyncIterator[Delta]:
         yield delta
 
 
-def _outcome(
-    step: Literal["ok", "llm_error", "junk"], records: Sequence[ToolCallRecord]
-) -> StepOutcome:
+def _outcome(step: StepEnd, records: Sequence[ToolCallRecord]) -> StepOutcome:
     if step != "ok":
         return step
     return "calls" if records else "reply"
