@@ -352,16 +352,24 @@ async def test_live_context_without_filters_is_home_assistants(
 async def test_states_read_as_spoken(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:
-    """A thermostat's setting sits in its state; brightness is a percentage.
+    """A thermostat's setting and a TV's title sit in their states;
+    brightness is a percentage.
 
-    Asked what the thermostat is set to, 0.5B and 1.5B read its mode ("heat").
+    Asked what the thermostat is set to, 0.5B and 1.5B read its mode ("heat");
+    asked what the TV plays, 0.5B said "The TV is playing."
     """
     await setup_home(hass)
     hass.states.async_set(
         "light.bed_light", "on", {"friendly_name": "Bed Light", "brightness": 102}
     )
     hass.states.async_set("weather.home", "sunny", {"temperature": 12})
-    async_expose_entity(hass, "conversation", "weather.home", True)
+    hass.states.async_set(
+        "media_player.tv",
+        "playing",
+        {"friendly_name": "TV", "media_title": "Evening News", "volume_level": 0.3},
+    )
+    for entity_id in ("weather.home", "media_player.tv"):
+        async_expose_entity(hass, "conversation", entity_id, True)
     await setup_jarvis(hass, scripted_llm)
     instance = await home_api(hass, [llm.LLM_API_ASSIST]).async_get_api_instance(
         llm_context()
@@ -380,6 +388,9 @@ async def test_states_read_as_spoken(
     assert (await live("Bed Light"))["attributes"]["brightness"] == "40%"
     # Weather's "temperature" is what it is outside, not a setting.
     assert (await live("home"))["attributes"]["temperature"] == 12
+    tv = await live("TV")
+    assert tv["state"] == "playing, Evening News"
+    assert tv["attributes"] == {"volume_level": 0.3}
 
 
 async def test_home_assistants_assist_prompt_is_replaced_whatever_its_words(

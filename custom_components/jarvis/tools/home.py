@@ -77,6 +77,8 @@ _MAX_LOOKUPS = 3
 # Exposed scripts are tools and calendars have their own tool, as in HA's list.
 NOT_LISTED = frozenset({"script", "calendar"})
 # Attributes worth a spoken answer (a subset of those HA's live context lists).
+# The attribute said with a domain's state (`_spoken_state`), not beside it.
+_STATE_DETAIL = {"climate": "temperature", "media_player": "media_title"}
 LIVE_ATTRIBUTES = (
     "unit_of_measurement",
     "device_class",
@@ -191,15 +193,18 @@ def device_context(hass: HomeAssistant, llm_context: llm.LLMContext) -> list[str
 
 
 def _spoken_state(hass: HomeAssistant, state: State) -> str:
-    """The state as a person says it: a thermostat's state is only its mode.
+    """The state as a person says it, with what it is about.
 
     Asked what the thermostat is set to, 0.5B and 1.5B answered "heat" even
-    with a `target_temperature` attribute beside it.
+    with a `target_temperature` attribute beside it; asked what the TV
+    plays, 0.5B answered "The TV is playing." with a `media_title` beside it.
     """
-    target = state.attributes.get("temperature")
+    target = state.attributes.get(_STATE_DETAIL.get(state.domain, ""))
     if state.domain == "climate" and isinstance(target, (int, float)):
         unit = hass.config.units.temperature_unit
         return f"{state.state}, set to {target:g} {unit}"
+    if state.domain == "media_player" and isinstance(target, str) and target:
+        return f"{state.state}, {target}"
     return state.state
 
 
@@ -224,8 +229,7 @@ def _live(hass: HomeAssistant, state: State) -> dict[str, Any]:
         key: _spoken_attribute(key, value)
         for key in LIVE_ATTRIBUTES
         if (value := state.attributes.get(key)) is not None
-        # A thermostat's "temperature" is its setting, already in the state.
-        and not (state.domain == "climate" and key == "temperature")
+        and key != _STATE_DETAIL.get(state.domain)
     }:
         info["attributes"] = attributes
     return info
