@@ -22,11 +22,7 @@ from custom_components.jarvis.engine.loop import (
     ReplyLoop,
     TextDelta,
 )
-from custom_components.jarvis.engine.loop.turn import (
-    CUT_INSTRUCTION,
-    REPAIR_INSTRUCTION,
-    in_language,
-)
+from custom_components.jarvis.engine.loop.turn import REPAIR_INSTRUCTION, in_language
 from custom_components.jarvis.engine.phrases import (
     DONE,
     LLM_UNAVAILABLE,
@@ -473,46 +469,24 @@ RUNAWAY_CALL = (
 )
 
 
-def offers_tools(request: dict[str, Any]) -> bool:
-    return bool(sent_tools(request)) or "Available tools:" in system_text(request)
-
-
-async def test_a_call_cut_off_repeating_itself_is_asked_for_again(
+async def test_a_call_cut_off_repeating_itself_ends_in_an_apology(
     client: LLMClient, scripted_llm: ScriptedLLMServer
 ) -> None:
+    """Nothing of the cut call runs (its arguments could be any part of
+    it), and no model is asked for words: asked, 0.5B said the item was on
+    the list."""
     scripted_llm.script(
         Reply(content=RUNAWAY_CALL),
-        Reply(content='{"name": "HassTurnOn", "arguments": {"name": "kitchen light"}}'),
-        Reply(content="The kitchen light is on."),
-    )
-    host, calls = make_host()
-    result = await run_loop(client, host)
-
-    # Nothing of the cut call ran: its arguments could be any part of it.
-    assert calls == [{"name": "kitchen light"}]
-    again = scripted_llm.chat_requests[1]["json"]
-    assert offers_tools(scripted_llm.chat_requests[1])
-    assert again["messages"][-1]["content"] == CUT_INSTRUCTION
-    assert [call.outcome for call in result.calls][:2] == ["cut", "ok"]
-    assert "grandma" not in host.text
-
-
-async def test_a_call_cut_off_twice_is_answered_in_words(
-    client: LLMClient, scripted_llm: ScriptedLLMServer
-) -> None:
-    scripted_llm.script(
-        Reply(content=RUNAWAY_CALL),
-        Reply(content=RUNAWAY_CALL),
-        Reply(content="Sorry, which light do you mean?"),
+        Reply(content="Grandma is on your list."),
     )
     host, calls = make_host()
     result = await run_loop(client, host)
 
     assert calls == []
-    assert len(scripted_llm.chat_requests) == 3
-    assert not offers_tools(scripted_llm.chat_requests[2])
-    assert result.text == "Sorry, which light do you mean?"
+    assert len(scripted_llm.chat_requests) == 1
+    assert result.text == NOT_UNDERSTOOD["en"]
     assert result.ended == "not_understood"
+    assert [call.outcome for call in result.calls] == ["cut"]
 
 
 async def test_max_turns_ends_with_a_summary(

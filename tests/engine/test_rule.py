@@ -20,14 +20,8 @@ CALLS = AfterStep(outcome="calls", steps_left=3)
         (AfterStep(outcome="reply"), "end"),
         (AfterStep(outcome="llm_error", steps_left=5), "llm_error"),
         (AfterStep(outcome="junk", steps_left=5), "repair"),
-        # A call cut off in a repetition loop is asked for again, while
-        # steps are left and the cut ones are not too many in a row.
-        (AfterStep(outcome="cut", failed_steps=1, steps_left=2), "rewrite_call"),
-        (AfterStep(outcome="cut", failed_steps=1, steps_left=0), "repair"),
-        (
-            AfterStep(outcome="cut", failed_steps=MAX_FAILED_STEPS, steps_left=2),
-            "repair",
-        ),
+        # A call cut off in a repetition loop is not asked for again.
+        (AfterStep(outcome="cut", steps_left=5), "not_understood"),
         # A final reply wins over everything that could come after the calls.
         (
             AfterStep(outcome="calls", final_reply=True, failed_steps=9, planned=True),

@@ -22,8 +22,10 @@ type Next = Literal[
     "llm_error",
     # The model wrote nothing usable: one tool-free call to repair it.
     "repair",
-    # The model's call was cut off in a repetition loop: ask for it again.
-    "rewrite_call",
+    # The model's call was cut off in a repetition loop: Jarvis says what
+    # was done, or that it did not understand. Asked again, 0.5B wrote the
+    # same loop, or a call on a lamp the request never named.
+    "not_understood",
     # A tool result carries Jarvis's own reply: say it word for word.
     "say_final_reply",
     # Every call failed again and again: say what could and could not be done.
@@ -50,7 +52,7 @@ class AfterStep:
     outcome: StepOutcome
     # A tool result of this step carries a reply only Jarvis can give.
     final_reply: bool = False
-    # Steps in a row, this one included, whose every call failed or was cut off.
+    # Steps in a row, this one included, whose every call failed.
     failed_steps: int = 0
     # The model is on the text protocol (shown its tools again, it repeats the call).
     text_mode: bool = False
@@ -76,8 +78,7 @@ def next_step(after: AfterStep) -> Next:
     if after.outcome == "junk":
         return "repair"
     if after.outcome == "cut":
-        rewrite = after.steps_left and after.failed_steps < MAX_FAILED_STEPS
-        return "rewrite_call" if rewrite else "repair"
+        return "not_understood"
     if after.outcome == "reply":
         return "end"
     if after.final_reply:

@@ -85,10 +85,6 @@ COMMAND_INSTRUCTION = (
 PART_INSTRUCTION = (
     'That part is done. Now do the rest of the request with a tool call: "{command}"'
 )
-CUT_INSTRUCTION = (
-    "Your last reply repeated itself and was cut off. Write the tool call "
-    "again, short: each argument once, with one value."
-)
 MAX_TOOL_SEARCHES = 2  # per reply
 
 
@@ -199,7 +195,7 @@ class Turn:
             )
             results = await host.run_step(step.deltas())
             records = self._record_calls(step.calls, results) if step.calls else []
-            if records or step.outcome == "cut":
+            if records:
                 all_failed = all(failed(r.result) for r in records)
                 failed_steps = failed_steps + 1 if all_failed else 0
             done = [r.name for r in self.result.tool_calls if not failed(r.result)]
@@ -239,6 +235,12 @@ class Turn:
                         purpose="repair",
                     )
                     return
+                case "not_understood":
+                    if not await self._say_what_was_done(host):
+                        text = phrase(NOT_UNDERSTOOD, self.language)
+                        await host.run_step(say(text, self))
+                        self.result.ended = "not_understood"
+                    return
                 case "say_final_reply":
                     await self._end_with_final_reply(host, records)
                     return
@@ -260,8 +262,6 @@ class Turn:
                     )
                 case "next_part":
                     answer, nudge = False, PART_INSTRUCTION.format(command=part)
-                case "rewrite_call":
-                    answer, nudge = False, CUT_INSTRUCTION
                 case "answer" | "step" as kind:
                     answer, nudge = kind == "answer", None
 
