@@ -462,21 +462,22 @@ async def test_junk_twice_gives_fixed_apology(
     assert "{" not in host.text
 
 
-# What 0.5B wrote for a to-do add: one value into a list slot, on and on.
-RUNAWAY_CALL = (
-    '{"name": "HassTurnOn", "arguments": {"name": "kitchen light", "domain": ['
-    + '"call grandma", ' * 60
-)
+# What 0.5B wrote for a to-do add: one value into a list, on and on.
+def runaway_call(looped_in: str) -> str:
+    return (
+        '{"name": "HassTurnOn", "arguments": {"name": "kitchen light", '
+        f'"{looped_in}": [' + '"Kitchen", ' * 60
+    )
 
 
-async def test_a_call_cut_off_repeating_itself_ends_in_an_apology(
+async def test_a_call_cut_off_in_an_argument_its_tool_takes_ends_in_an_apology(
     client: LLMClient, scripted_llm: ScriptedLLMServer
 ) -> None:
-    """Nothing of the cut call runs (its arguments could be any part of
-    it), and no model is asked for words: asked, 0.5B said the item was on
-    the list."""
+    """Nothing of the cut call runs (without the area it loops in, it could
+    reach more), and no model is asked for words: asked, 0.5B said the item
+    was on the list."""
     scripted_llm.script(
-        Reply(content=RUNAWAY_CALL),
+        Reply(content=runaway_call("area")),
         Reply(content="Grandma is on your list."),
     )
     host, calls = make_host()
@@ -487,6 +488,20 @@ async def test_a_call_cut_off_repeating_itself_ends_in_an_apology(
     assert result.text == NOT_UNDERSTOOD["en"]
     assert result.ended == "not_understood"
     assert [call.outcome for call in result.calls] == ["cut"]
+
+
+async def test_a_call_cut_off_in_an_argument_its_tool_does_not_take_runs(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    """HassTurnOn here takes no domain: what came before it is the call."""
+    scripted_llm.script(
+        Reply(content=runaway_call("domain")),
+        Reply(content="The kitchen light is on."),
+    )
+    host, calls = make_host()
+    await run_loop(client, host)
+
+    assert calls == [{"name": "kitchen light"}]
 
 
 async def test_max_turns_ends_with_a_summary(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from custom_components.jarvis.engine.textproto import (
+    cut_call,
     normalize_tool_name,
     parse_text_reply,
     render_tool_section,
@@ -181,3 +182,39 @@ def test_a_call_whose_closing_brackets_never_came_is_read(text: str) -> None:
     assert [name for name, _ in parsed.calls] == ["HassMediaUnpause"]
     assert parsed.calls[0][1]["name"] == "Fernseher"
     assert parsed.prose == ""
+
+
+DESPACHO = (
+    '{"name": "HassListAddItem", "arguments": {"item": "Despacho", '
+    '"name": "Despacho", "domain": ['
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # What 0.5B wrote for "añade regar las plantas a la lista de la compra".
+        (
+            DESPACHO + '"Despacho", ' * 20 + '"Desp',
+            ("HassListAddItem", {"item": "Despacho", "name": "Despacho"}, "domain"),
+        ),
+        # The first argument loops: the call has no arguments left.
+        (
+            '{"name": "HassTurnOn", "arguments": {"area": ' + '"x", ' * 40,
+            ("HassTurnOn", {}, "area"),
+        ),
+        # Different values before the loop may matter: nothing is read.
+        (
+            '{"name": "HassTurnOn", "arguments": {"domain": ["light", "switch", '
+            + '"tv", "fan", ' * 20,
+            None,
+        ),
+        # A loop too short to be one, and a call that ended.
+        (DESPACHO + '"Despacho", ' * 5, None),
+        ('{"name": "HassTurnOn", "arguments": {"name": "Lamp"}}', None),
+    ],
+)
+def test_a_call_cut_off_in_a_loop_is_read_up_to_its_looping_argument(
+    text: str, expected: tuple[str, dict[str, str], str] | None
+) -> None:
+    assert cut_call(text) == expected

@@ -8,7 +8,7 @@ tool catalogue into the system prompt for models on this protocol.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 import json
 import re
@@ -23,6 +23,11 @@ _TAG_RE = re.compile(
 _NAME_KEYS = ("name", "tool", "tool_name", "function", "function_name")
 _ARG_KEYS = ("arguments", "parameters", "args", "tool_args", "input", "params")
 _EMPTY_CALLS_RE = re.compile(r"""["']?tool_calls["']?\s*[:=]\s*\[\s*\]""")
+# An argument's name in a call, and the opening of its value if a list.
+_KEY_RE = re.compile(r'([{,])\s*"([A-Za-z_]\w*)"\s*:\s*\[?')
+# A loop: a unit of at most _MAX_LOOP_UNIT characters over _MIN_LOOP_CHARS.
+_MAX_LOOP_UNIT = 64
+_MIN_LOOP_CHARS = 120
 # Markers that mean a reply may be (or contain) a call written as text.
 CALL_MARKERS = ("{", "```", "<tool", "<function", "tool_call")
 
@@ -51,6 +56,21 @@ def normalize_tool_name(raw: str) -> str:
     if name.endswith("()"):
         name = name[:-2]
     return name.strip()
+
+
+def find_tool(name: str, tools: Iterable[ToolSpec]) -> ToolSpec | None:
+    """The tool a model meant; models copy namespaces loosely
+    ("assistant__HassTurnOn" for HassTurnOn, "HassTurnOn" for "assist__HassTurnOn")."""
+    bare = name.rsplit("__", 1)[-1].lower()
+    return next(
+        (
+            tool
+            for tool in tools
+            if tool.name.lower() in (name.lower(), bare)
+            or tool.name.lower().endswith(f"__{bare}")
+        ),
+        None,
+    )
 
 
 def parse_text_reply(text: str) -> ParsedText:
@@ -86,6 +106,31 @@ def parse_text_reply(text: str) -> ParsedText:
 
     prose = _EMPTY_CALLS_RE.sub(" ", rest)
     return ParsedText(calls=calls, prose=_tidy(prose), had_call_syntax=had_syntax)
+
+
+def cut_call(text: str) -> tuple[str, JsonObject, str] | None:
+    """The call a reply stuck in a loop was writing, without the argument it
+    was cut off in, and that argument's name. None unless everything after
+    that argument's name is one unit said again and again (0.5B wrote
+    `"domain": ["Despacho", "Despacho", ...` to its token limit)."""
+    keys = list(_KEY_RE.finditer(text))
+    if not keys or not _loops(text[keys[-1].end() :]):
+        return None
+    last = keys[-1]
+    head = text[: last.start() + (1 if last.group(1) == "{" else 0)]
+    if (start := head.find("{")) == -1:
+        return None
+    value, _ = _lenient_decode(head, start)
+    calls = list(_calls_in_json_values([value]))
+    return (*calls[0], last.group(2)) if len(calls) == 1 else None
+
+
+def _loops(text: str) -> bool:
+    """Whether a text is one unit of a few characters, said again and again."""
+    return len(text) >= _MIN_LOOP_CHARS and any(
+        all(text[i] == text[i + unit] for i in range(len(text) - unit))
+        for unit in range(2, _MAX_LOOP_UNIT + 1)
+    )
 
 
 def first_json_object(text: str) -> JsonObject | None:

@@ -19,6 +19,8 @@ from ..redact import redact, redacting_logger
 from ..speech import clean_for_speech
 from ..text import lower_words
 from ..textproto import (
+    cut_call,
+    find_tool,
     parse_text_reply,
     render_messages_for_text_protocol,
     render_tool_section,
@@ -178,6 +180,8 @@ class ModelStep:
         )
 
         parsed = parse_text_reply(strip_think(gate.held))
+        if not parsed.calls and (looped := self._looped_call(gate.held)):
+            parsed = replace(parsed, calls=[looped])
         if turn.chit_chat:
             # Shown tools only in case, a model that calls one no catalogue
             # has ("SayHello" for "say hello to Anna") meant to reply.
@@ -212,6 +216,21 @@ class ModelStep:
             self.outcome = "cut" if cut else "junk"
         for delta in self.calls:
             yield delta
+
+    def _looped_call(self, held: str) -> tuple[str, JsonObject] | None:
+        """The call a reply cut off in a loop was writing, if the argument it
+        looped in is one its tool does not take: dropping that cannot widen
+        what the call does (0.5B looped "Despacho" into a to-do add's
+        made-up "domain")."""
+        if not (self._repeating and self._tools_offered):
+            return None
+        if (cut := cut_call(strip_think(held))) is None:
+            return None
+        name, args, looped_in = cut
+        tool = find_tool(name, self._turn.tools.values())
+        if tool is None or looped_in in (tool.parameters.get("properties") or {}):
+            return None
+        return name, args
 
     def _checked(self, text: str) -> str:
         """Released text as it may be said (`StepTurn.ground`). From a claim

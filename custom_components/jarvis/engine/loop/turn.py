@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, partial
 
@@ -40,6 +40,7 @@ from ..router import (
     joins_commands,
 )
 from ..textproto import (
+    find_tool,
     new_call,
     normalize_tool_name,
     repair_arguments,
@@ -557,21 +558,6 @@ def call_words(request: str, arguments: JsonObject) -> str:
     """What a tool result is matched against: the request and the call's values."""
     values = " ".join(str(value) for value in arguments.values())
     return f"{request} {values}"
-
-
-def find_tool(name: str, tools: Iterable[ToolSpec]) -> ToolSpec | None:
-    """The tool a model meant; models copy namespaces loosely
-    ("assistant__HassTurnOn" for HassTurnOn, "HassTurnOn" for "assist__HassTurnOn")."""
-    bare = name.rsplit("__", 1)[-1].lower()
-    return next(
-        (
-            tool
-            for tool in tools
-            if tool.name.lower() in (name.lower(), bare)
-            or tool.name.lower().endswith(f"__{bare}")
-        ),
-        None,
-    )
 
 
 async def say(text: str, turn: Turn) -> AsyncIterator[Delta]:
