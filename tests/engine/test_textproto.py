@@ -123,6 +123,32 @@ def test_tool_section_lists_tools_and_arguments() -> None:
     assert "name (optional string)" in section
 
 
+def test_tool_section_leaves_out_optional_arguments_of_one_value() -> None:
+    pause = ToolSpec(
+        "HassMediaPause",
+        "Pauses a media player",
+        {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "domain": {"type": "array", "items": {"enum": ["media_player"]}},
+                "device_class": {"type": "array", "items": {"enum": ["tv", "speaker"]}},
+            },
+        },
+    )
+    only = ToolSpec(
+        "Reboot",
+        "Reboots.",
+        {"type": "object", "properties": {"mode": {"enum": ["now"]}}},
+    )
+    section = render_tool_section([pause, only])
+    assert (
+        "- HassMediaPause: Pauses a media player Arguments: name (optional "
+        "string), device_class (optional list of one of tv/speaker)."
+    ) in section
+    assert "- Reboot: Reboots. No arguments." in section
+
+
 def test_repair_fixes_small_model_slips_and_drops_bad_optionals() -> None:
     # What Qwen2.5-Coder 0.5B actually sent for "turn on the kitchen lights".
     args = {

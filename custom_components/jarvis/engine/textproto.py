@@ -293,15 +293,25 @@ def _example_call(tools: Sequence[ToolSpec]) -> str | None:
 def _describe_tool(tool: ToolSpec) -> str:
     description = tool.description.strip().split("\n", 1)[0]
     properties: dict[str, Any] = tool.parameters.get("properties") or {}
-    if not properties:
-        return f"{description} No arguments."
     required = set(tool.parameters.get("required") or ())
-    parts = []
-    for name, schema in properties.items():
-        kind = _schema_kind(schema)
-        flag = "" if name in required else "optional "
-        parts.append(f"{name} ({flag}{kind})")
+    parts = [
+        f"{name} ({'' if name in required else 'optional '}{_schema_kind(schema)})"
+        for name, schema in properties.items()
+        # An optional argument of one allowed value says nothing the tool's
+        # name does not ("domain: one of media_player"), costs tokens every
+        # turn, and 0.5B looped in it.
+        if name in required or not _one_value(schema)
+    ]
+    if not parts:
+        return f"{description} No arguments."
     return f"{description} Arguments: {', '.join(parts)}."
+
+
+def _one_value(schema: Mapping[str, Any]) -> bool:
+    """Whether an argument allows one value only (or a list of it)."""
+    if schema.get("type") == "array":
+        schema = schema.get("items") or {}
+    return len(schema.get("enum") or ()) == 1
 
 
 def _schema_kind(schema: Mapping[str, Any]) -> str:
