@@ -104,6 +104,8 @@ RUNAWAY = '{"name": "HassTurnOff", "arguments": {"device_class": [' + (
     [
         (RUNAWAY, True),
         ("and on " * 30, True),
+        # A to-do item of 0.5B's, 55 characters a time.
+        ('"Apuntar llamar a la abuela en mis tareas personales", ' * 8, True),
         # Short repeats may be meant.
         ("Ha ha ha ha ha ha ha ha! That is a good one.", False),
         ("ha " * 10, False),

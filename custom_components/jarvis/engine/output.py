@@ -5,7 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 import re
 
-from .textproto import CALL_MARKERS, looks_like_call_syntax
+from .textproto import (
+    CALL_MARKERS,
+    MAX_LOOP_UNIT,
+    MIN_LOOP_CHARS,
+    looks_like_call_syntax,
+)
 
 _THINK_OPEN = "<think>"
 _THINK_CLOSE = "</think>"
@@ -150,11 +155,9 @@ class ReleaseGate:
         return self._pending
 
 
-# A unit of 2-40 characters said six times or more at the end of a reply.
-_REPEATING_RE = re.compile(r"(.{2,40}?)\1{5,}$", re.DOTALL)
-# Repeats shorter than this may be meant ("ha ha ha ha ha ha").
-MIN_REPEATED_CHARS = 120
-_LOOKED_AT_CHARS = 400
+# A unit of a few characters said six times or more at the end of a reply.
+_REPEATING_RE = re.compile(rf"(.{{2,{MAX_LOOP_UNIT}}}?)\1{{5,}}$", re.DOTALL)
+_LOOKED_AT_CHARS = 7 * MAX_LOOP_UNIT
 
 
 class RepetitionGuard:
@@ -172,4 +175,4 @@ class RepetitionGuard:
         """Add text; whether the reply now ends in a long repetition."""
         self._tail = (self._tail + text)[-_LOOKED_AT_CHARS:]
         found = _REPEATING_RE.search(self._tail)
-        return found is not None and len(found.group(0)) >= MIN_REPEATED_CHARS
+        return found is not None and len(found.group(0)) >= MIN_LOOP_CHARS

@@ -25,9 +25,10 @@ _ARG_KEYS = ("arguments", "parameters", "args", "tool_args", "input", "params")
 _EMPTY_CALLS_RE = re.compile(r"""["']?tool_calls["']?\s*[:=]\s*\[\s*\]""")
 # An argument's name in a call, and the opening of its value if a list.
 _KEY_RE = re.compile(r'([{,])\s*"([A-Za-z_]\w*)"\s*:\s*\[?')
-# A loop: a unit of at most _MAX_LOOP_UNIT characters over _MIN_LOOP_CHARS.
-_MAX_LOOP_UNIT = 64
-_MIN_LOOP_CHARS = 120
+# A loop: a unit of at most MAX_LOOP_UNIT characters over MIN_LOOP_CHARS
+# (shorter repeats may be meant: "ha ha ha ha ha ha").
+MAX_LOOP_UNIT = 64
+MIN_LOOP_CHARS = 120
 # Markers that mean a reply may be (or contain) a call written as text.
 CALL_MARKERS = ("{", "```", "<tool", "<function", "tool_call")
 
@@ -127,9 +128,9 @@ def cut_call(text: str) -> tuple[str, JsonObject, str] | None:
 
 def _loops(text: str) -> bool:
     """Whether a text is one unit of a few characters, said again and again."""
-    return len(text) >= _MIN_LOOP_CHARS and any(
+    return len(text) >= MIN_LOOP_CHARS and any(
         all(text[i] == text[i + unit] for i in range(len(text) - unit))
-        for unit in range(2, _MAX_LOOP_UNIT + 1)
+        for unit in range(2, MAX_LOOP_UNIT + 1)
     )
 
 

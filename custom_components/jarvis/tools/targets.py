@@ -263,9 +263,6 @@ def todo_list_meant(
     its `name`: the one the name, else the request, says in full, inflected
     too ("persönlichen Aufgaben": Persönliche Aufgaben); else the home's only
     list. None where HA knows the name or no one list is meant."""
-    lists = intent.async_match_targets(
-        hass, intent.MatchTargetsConstraints(domains={"todo"}, assistant=assistant)
-    ).states
     if (
         name.strip()
         and intent.async_match_targets(
@@ -276,6 +273,9 @@ def todo_list_meant(
         ).is_match
     ):
         return None
+    lists = intent.async_match_targets(
+        hass, intent.MatchTargetsConstraints(domains={"todo"}, assistant=assistant)
+    ).states
     for said in (folded_words(name), folded_words(request)):
         named = {
             state.name: frozenset(telling)
