@@ -87,10 +87,9 @@ async def test_warm_up_reads_the_prefix_a_turn_starts_with(
     (system, tools, said), (turn_system, turn_tools, turn_said) = map(
         _parts, [warm_up, *scripted_llm.chat_requests]
     )
-    # The turn's tools start with the warm-up's, the core and the search,
-    # listed after the system prompt (text protocol) or as the first tools
-    # (native).
-    core = ["HassTurnOn", "GetLiveContext", "tool_search"]
+    # The turn's tools start with the warm-up's, the core, listed after the
+    # system prompt (text protocol) or as the first tools (native).
+    core = ["HassTurnOn", "GetLiveContext"]
     if not tools:
         shared = os.path.commonprefix([system, turn_system])  # noqa: RUF071
         assert all(f"- {name}:" in shared for name in core)

@@ -9,9 +9,9 @@ from custom_components.jarvis.engine.router import (
     ToolRouter,
     command_part,
     command_parts,
+    core_tools,
     is_small_talk,
     joins_commands,
-    route_start,
 )
 from custom_components.jarvis.engine.types import ToolSpec
 
@@ -93,31 +93,29 @@ def test_router_keeps_the_right_tool(request_text: str, expected: str) -> None:
     route = ToolRouter(max_tools=4).route(request_text, CATALOGUE)
     names = [t.name for t in route.tools]
     assert expected in names
-    # The core and the search first, then at most the four best others.
-    assert names[:4] == [*CORE, TOOL_SEARCH]
+    # The core first, then at most the four best others, then the search.
+    assert names[:3] == CORE
+    assert names[-1] == TOOL_SEARCH
     assert len(names) <= 8
     assert not route.fell_open
 
 
 def test_every_route_starts_as_the_warm_up_does() -> None:
-    """The core tools and the search come first in every route, in one
-    order, so a server's prompt cache holds the prompt up to their end."""
-    start = [tool.name for tool in route_start(CATALOGUE)]
-    assert start == [*CORE, TOOL_SEARCH]
+    """The core tools come first in every route, in one order, so a
+    server's prompt cache holds the prompt up to their end."""
+    start = [tool.name for tool in core_tools(CATALOGUE)]
+    assert start == CORE
     for text in ("pause the music", "what is the temperature?", "xyzzy"):
         names = [tool.name for tool in ToolRouter().route(text, CATALOGUE).tools]
         assert names[: len(start)] == start, text
 
 
-def test_a_small_catalogue_shown_whole_keeps_the_routes_start() -> None:
-    """The search stays after the core even with every tool shown: the
-    prompt's cached start stays the same whatever the request."""
+def test_a_small_catalogue_is_shown_whole_without_search() -> None:
     small = CATALOGUE[:3]
     route = ToolRouter().route("dim the lamp to 30%", small)
     assert [tool.name for tool in route.tools] == [
         "HassTurnOn",
         "HassTurnOff",
-        TOOL_SEARCH,
         "HassLightSet",
     ]
 

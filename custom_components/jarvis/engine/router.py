@@ -228,15 +228,7 @@ class ToolRouter:
             return _core_route(core) if core else _whole(catalogue)
         for tool in core:
             chosen.setdefault(tool.name, "core")
-        start = route_start(catalogue)
-        if TOOL_SEARCH_SPEC in start:
-            chosen[TOOL_SEARCH] = "escape hatch"
-        return Route(
-            [*start, *(t for t in catalogue if t.name in chosen and t not in start)],
-            chosen,
-            fell_open=False,
-            lead=_lead(scored, core),
-        )
+        return _route_of(catalogue, chosen, first=core, lead=_lead(scored, core))
 
     def search(
         self, query: str, catalogue: Sequence[ToolSpec], limit: int = 3
@@ -259,15 +251,6 @@ def core_tools(catalogue: Sequence[ToolSpec]) -> list[ToolSpec]:
     ]
 
 
-def route_start(catalogue: Sequence[ToolSpec]) -> list[ToolSpec]:
-    """What every route starts with, in one order, and a warm-up shows: the
-    core tools, then the search when the catalogue has more (even if a route
-    then shows them all, so the prefix stays). The search came last, after
-    the request's own tools, and was read again every turn."""
-    core = core_tools(catalogue)
-    return [*core, TOOL_SEARCH_SPEC] if len(core) < len(catalogue) else core
-
-
 def _lead(
     scored: Sequence[tuple[int, int, ToolSpec]], core: Sequence[ToolSpec]
 ) -> str | None:
@@ -276,6 +259,21 @@ def _lead(
     best = scored[0][0] if scored else 0
     top = [tool for score, _, tool in scored if score == best > 0]
     return next((t.name for t in top if t not in core), top[0].name if top else None)
+
+
+def _route_of(
+    catalogue: Sequence[ToolSpec],
+    chosen: dict[str, str],
+    first: Sequence[ToolSpec],
+    lead: str | None,
+) -> Route:
+    """The chosen tools: `first`, then the rest in the catalogue's order,
+    then the search unless every tool is shown."""
+    tools = [*first, *(t for t in catalogue if t.name in chosen and t not in first)]
+    if len(tools) < len(catalogue):
+        tools.append(TOOL_SEARCH_SPEC)
+        chosen[TOOL_SEARCH] = "escape hatch"
+    return Route(tools, chosen, fell_open=False, lead=lead)
 
 
 def _core_route(core: Sequence[ToolSpec]) -> Route:

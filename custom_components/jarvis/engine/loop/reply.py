@@ -38,10 +38,10 @@ from ..planner import REPLY, Plan, PlanStep, make_plan
 from ..router import (
     Route,
     ToolRouter,
+    core_tools,
     fits,
     is_question,
     is_small_talk,
-    route_start,
 )
 from ..text import any_of
 from ..types import JsonObject, Message, ToolSpec
@@ -184,7 +184,7 @@ class ReplyLoop:
         starts it: the system prompt, the tools every turn starts with (the
         router's core, or the whole catalogue without the router) and the
         context's first lines."""
-        shown = route_start(tools) if self._settings.tool_router else list(tools)
+        shown = core_tools(tools) if self._settings.tool_router else list(tools)
         turn = Turn(
             engine=self.engine,
             system_prompt=system_prompt,
