@@ -164,6 +164,39 @@ def test_a_call_with_another_tools_arguments_is_that_tools(
     assert chosen.name == expected
 
 
+def test_a_call_keeps_its_tool_where_another_cannot_carry_what_it_requires() -> None:
+    """0.5B added "conversation_command" to a to-do add: HassStartTimer
+    takes that, but not the item."""
+    add = ToolSpec(
+        "HassListAddItem",
+        "Add item to a todo list",
+        {
+            "type": "object",
+            "properties": {"item": {"type": "string"}, "name": {"type": "string"}},
+            "required": ["item"],
+        },
+    )
+    args = {
+        "item": "water the plants",
+        "name": "Shopping List",
+        "conversation_command": "Add item to a todo list",
+    }
+    timer = ToolSpec(
+        "HassStartTimer",
+        "Starts a new timer",
+        {
+            "type": "object",
+            "properties": {
+                "minutes": {"type": "integer"},
+                "name": {"type": "string"},
+                "conversation_command": {"type": "string"},
+            },
+        },
+    )
+    request_text = "remind me: water the plants, put it on the shopping list"
+    assert fitting_tool(add, args, [add, timer], request_text) is add
+
+
 async def test_the_loop_runs_the_call_its_arguments_fit(
     client: LLMClient, scripted_llm: ScriptedLLMServer
 ) -> None:

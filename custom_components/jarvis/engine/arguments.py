@@ -114,17 +114,22 @@ def fitting_tool(
 ) -> ToolSpec:
     """The offered tool a call's arguments fit: the one called, unless it
     does not take some of them and exactly one other offered tool takes
-    more of those, with all it requires (HassTurnOn with "position": 20 and
-    a made-up "brightness": 100 is HassSetPosition's call)."""
+    more of those, with all it requires and all the called tool requires
+    (HassTurnOn with "position": 20 and a made-up "brightness": 100 is
+    HassSetPosition's call; HassListAddItem with an item and a made-up
+    "conversation_command" stays a to-do add, not a timer)."""
     own: Mapping[str, Any] = tool.parameters.get("properties") or {}
     foreign = [name for name in args if name not in own]
     if not own or not foreign:
         return tool
     said = said_numbers(request)
+    needed = set(tool.parameters.get("required") or ())
 
     def takes(other: ToolSpec) -> int:
         properties: Mapping[str, Any] = other.parameters.get("properties") or {}
         if any(name not in args for name in other.parameters.get("required") or ()):
+            return 0
+        if any(name not in properties for name in needed):
             return 0
         return sum(
             1
