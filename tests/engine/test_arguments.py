@@ -197,6 +197,25 @@ def test_a_call_keeps_its_tool_where_another_cannot_carry_what_it_requires() -> 
     assert fitting_tool(add, args, [add, timer], request_text) is add
 
 
+def test_a_made_up_argument_moves_no_call_to_a_tool_the_words_fit_less() -> None:
+    """0.5B called HassMediaUnpause for "setze den Fernseher fort" with a
+    made-up "is_volume_muted": "off"; the TV was muted."""
+
+    def media(name: str, description: str, *extra: str) -> ToolSpec:
+        properties = {key: {"type": "string"} for key in ("name", *extra)}
+        return ToolSpec(name, description, {"type": "object", "properties": properties})
+
+    unpause = media("HassMediaUnpause", "Resumes a media player")
+    mute = media("HassMediaPlayerMute", "Mutes a media player", "is_volume_muted")
+    args = {"name": "Fernseher", "is_volume_muted": "off"}
+    offered = [unpause, mute]
+    assert fitting_tool(unpause, args, offered, "setze den Fernseher fort") is unpause
+    # Where the words fit the other tool as well, the argument decides.
+    turn_off = media("HassTurnOff", "Turns off a device")
+    muting = {"name": "TV", "is_volume_muted": "true"}
+    assert fitting_tool(turn_off, muting, [turn_off, mute], "mute the TV") is mute
+
+
 async def test_the_loop_runs_the_call_its_arguments_fit(
     client: LLMClient, scripted_llm: ScriptedLLMServer
 ) -> None:

@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from .lang import every
+from .router import request_fit
 from .text import any_of
 from .types import JsonObject, ToolSpec
 
@@ -114,16 +115,20 @@ def fitting_tool(
 ) -> ToolSpec:
     """The offered tool a call's arguments fit: the one called, unless it
     does not take some of them and exactly one other offered tool takes
-    more of those, with all it requires and all the called tool requires
-    (HassTurnOn with "position": 20 and a made-up "brightness": 100 is
-    HassSetPosition's call; HassListAddItem with an item and a made-up
-    "conversation_command" stays a to-do add, not a timer)."""
+    more of those, with all it requires and all the called tool requires.
+    Unless one of those is a number the user said, it must also fit the
+    request's words as well. HassTurnOn with "position": 20 and a made-up
+    "brightness": 100 is HassSetPosition's call; HassListAddItem with an
+    item and a made-up "conversation_command" stays a to-do add, not a
+    timer; "setze den Fernseher fort" as HassMediaUnpause with a made-up
+    "is_volume_muted" stays an unpause, not a mute."""
     own: Mapping[str, Any] = tool.parameters.get("properties") or {}
     foreign = [name for name in args if name not in own]
     if not own or not foreign:
         return tool
     said = said_numbers(request)
     needed = set(tool.parameters.get("required") or ())
+    fit = request_fit(tool, request)
 
     def takes(other: ToolSpec) -> int:
         properties: Mapping[str, Any] = other.parameters.get("properties") or {}
@@ -131,11 +136,16 @@ def fitting_tool(
             return 0
         if any(name not in properties for name in needed):
             return 0
-        return sum(
-            1
+        taken = [
+            name
             for name in foreign
             if name in properties and _backed(args[name], properties[name], said)
-        )
+        ]
+        if not any(_is_number(properties[name]) for name in taken) and (
+            request_fit(other, request) < fit
+        ):
+            return 0
+        return len(taken)
 
     fits = [(takes(other), other) for other in offered if other.name != tool.name]
     best = max((score for score, _ in fits), default=0)
@@ -143,9 +153,14 @@ def fitting_tool(
     return chosen[0] if best and len(chosen) == 1 else tool
 
 
+def _is_number(schema: Mapping[str, Any]) -> bool:
+    """Whether an argument takes a number (`_backed`: one the user said)."""
+    return schema.get("type") in ("integer", "number")
+
+
 def _backed(value: Any, schema: Mapping[str, Any], said: list[float]) -> bool:
     """Whether an argument's value may be what the user meant: a number
     must be one they said."""
-    if schema.get("type") not in ("integer", "number"):
+    if not _is_number(schema):
         return True
     return isinstance(value, (int, float)) and float(value) in said

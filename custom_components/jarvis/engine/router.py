@@ -193,6 +193,11 @@ def score_tool(tool: ToolSpec, words: Sequence[str]) -> int:
     return score
 
 
+def request_fit(tool: ToolSpec, request: str) -> int:
+    """How well a tool fits a request's words (`score_tool`)."""
+    return score_tool(tool, _words(request))
+
+
 class ToolRouter:
     """Picks the per-turn allow-list from the catalogue."""
 
