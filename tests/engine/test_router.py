@@ -268,3 +268,11 @@ def test_the_route_leads_with_the_tool_the_request_points_to_most() -> None:
 )
 def test_a_level_said_in_words_leads_to_a_level_tool(text: str, lead: str) -> None:
     assert ToolRouter().route(text, CATALOGUE).lead == lead
+
+
+def test_a_word_of_another_language_points_to_no_tool() -> None:
+    """The router reads every language's words: Spanish "del todo" (fully)
+    brought the list tools to a garage door, and 0.5B added the door to a
+    list."""
+    route = ToolRouter().route("baja la puerta del garaje del todo", CATALOGUE)
+    assert "HassShoppingListAddItem" not in [tool.name for tool in route.tools]

@@ -548,6 +548,26 @@ async def test_an_item_goes_on_the_list_the_user_named_without_the_list(
     )
 
 
+async def test_a_list_add_that_matches_no_list_is_told_in_words(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, tmp_path: Path
+) -> None:
+    """HA's error is the repr of its match; after it, 0.5B repeated the call."""
+    agent_id = await with_shopping_list(hass, scripted_llm, tmp_path)
+    # A second list: the call's name then means no one list.
+    hass.states.async_set("todo.chores", "0", {"friendly_name": "Chores"})
+    async_expose_entity(hass, "conversation", "todo.chores", True)
+    scripted_llm.script(
+        Reply(tool_calls=[("HassListAddItem", {"item": "milk", "name": "Groceries"})]),
+        Reply(content="I could not find that list."),
+    )
+    await converse(hass, agent_id, "put milk on the groceries")
+
+    error = scripted_llm.chat_requests[1]["json"]["messages"][-1]["content"]
+    assert "MatchTargetsResult" not in error
+    assert "No todo called 'Groceries' was found." in error
+    assert await shopping_items(hass) == []
+
+
 async def test_a_call_on_what_the_tool_cannot_act_on_names_the_tools_that_can(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer, tmp_path: Path
 ) -> None:

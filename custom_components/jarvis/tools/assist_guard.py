@@ -391,7 +391,13 @@ class ListItemTool(WrappingTool):
         tool_input = llm.ToolInput(
             tool_input.tool_name, args, tool_input.id, tool_input.external
         )
-        result = await self.wrapped.async_call(hass, tool_input, llm_context)
+        try:
+            result = await self.wrapped.async_call(hass, tool_input, llm_context)
+        except intent.MatchFailedError as err:
+            # As `MatchInWordsTool`: after HA's repr, 0.5B repeated the call.
+            if not self.repair:
+                raise
+            return match_failure(hass, err)
         if result.get("response_type") != "action_done" or not isinstance(item, str):
             return result
         calls = [(entity_id, self.service) for entity_id in acted_on(result)]
