@@ -516,8 +516,10 @@ async def test_an_item_added_is_without_the_verb_the_model_copied_in(
         # or the name "name"; and the list as the user inflected it.
         {"item": "Oma anrufen auf meine persönlichen Aufgaben", "name": "name"},
         {"item": "Oma anrufen", "name": "persönlichen Aufgaben"},
-        # The list's name as the item too (0.5B, in Spanish).
+        # The list's name as the item too (0.5B, in Spanish),
         {"item": "Persönliche Aufgaben", "name": "Persönliche Aufgaben"},
+        # or one word of the item ("Plantas" for "regar las plantas").
+        {"item": "Oma", "name": "Persönliche Aufgaben"},
     ],
 )
 @pytest.mark.parametrize("agent", ["Assist only", "Jarvis"])  # one API, merged APIs

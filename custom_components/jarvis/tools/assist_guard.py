@@ -409,14 +409,16 @@ class ListItemTool(WrappingTool):
 def _item_meant(item: str, list_name: str, request: str, language: str) -> str:
     """The item the user said, where the model's is none of their words (the
     list's name, as 0.5B sent for "añade llamar a la abuela a mis tareas
-    personales"): the request less its list verb and its list, when it has
-    both."""
+    personales") or only some of them ("Plantas" for "añade regar las
+    plantas a mis tareas personales"): the request less its list verb and
+    its list, when it has both."""
     without_verb = item_without_verb(request, request, language)
     said = item_without_list(without_verb, list_name, language)
     if without_verb in (request, said):
         return item
     own = telling_words(item) - telling_words(list_name)
-    return item if own and own <= folded_words(request) else said
+    theirs = own <= folded_words(request) and not own < telling_words(said)
+    return item if own and theirs else said
 
 
 class MatchInWordsTool(WrappingTool):
