@@ -365,6 +365,24 @@ async def test_a_name_several_areas_share_is_the_one_in_the_area_said(
     assert speech(response).count("Lamp") == 1
 
 
+async def test_a_room_the_user_did_not_say_yields_to_the_device_and_room_they_did(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "mute the speaker in the guest room" as the Guest Bathroom,
+    which has no speaker: nothing was muted."""
+    agent_id = await lamps_in_two_rooms(hass, scripted_llm)
+    ar.async_get(hass).async_create("Guest Bathroom")
+    call = ("HassTurnOn", {"name": "Guest Bathroom", "area": "Guest Bathroom"})
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+
+    await converse(hass, agent_id, "turn on the lamp in the living room")
+
+    assert states(hass, "light.bed_light", "light.living_room_rgbww_lights") == [
+        "off",
+        "on",
+    ]
+
+
 async def test_a_call_on_the_whole_room_acts_on_the_device_the_user_named(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

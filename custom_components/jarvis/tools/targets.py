@@ -139,6 +139,19 @@ def repair_targets(
         place = places | {"area": {"value": name}}
     elif "floor" not in places and any(intent.find_floors(name, fr.async_get(hass))):
         place = places | {"floor": {"value": name}}
+    if (
+        place is not None
+        and request
+        and not telling_words(name) <= folded_words(request)
+    ):
+        # A room the user did not say is a guess too ("Guest Bathroom" for
+        # "mute the speaker in the guest room", by 0.5B): the device their
+        # words name, in the room they say.
+        spoken = places | _area_said(hass, request)
+        if (
+            said := _named_by_user(hass, handler, spoken, assistant, request)
+        ) is not None:
+            return spoken | {"name": {"value": said}}
     if place is not None:
         if kinds := _kinds_in(
             hass, handler, place, assistant, request=request, language=language
@@ -307,6 +320,20 @@ def _named_by_user(
     }
     most = most_specific(named)
     return most[0] if len(most) == 1 else None
+
+
+def _area_said(hass: HomeAssistant, request: str) -> Slots:
+    """An area slot for the one area the request names in full (the most
+    specific, "Guest Room" and not "Guest" if both are), else none."""
+    said = folded_words(request)
+    named = {
+        area.name: frozenset(telling)
+        for area in ar.async_get(hass).async_list_areas()
+        for label in (area.name, *area.aliases)
+        if (telling := telling_words(label)) and all_said(telling, said)
+    }
+    most = most_specific(named)
+    return {"area": {"value": most[0]}} if len(most) == 1 else {}
 
 
 def _unknown_places(hass: HomeAssistant, slots: Slots) -> set[str]:
