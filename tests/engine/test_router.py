@@ -87,6 +87,10 @@ CORE = ["HassTurnOn", "HassTurnOff", "GetLiveContext"]
         ("mute the outdoor speakers", "HassMediaPlayerMute"),
         ("silencia la televisión", "HassMediaPlayerMute"),
         ("setze den Fernseher fort", "HassMediaUnpause"),
+        # The imperatives people say: "saug den Flur" was HassTurnOn for the
+        # hallway, which switched on its five lights and speakers.
+        ("saug den Flur", "HassVacuumStart"),
+        ("aspira el pasillo", "HassVacuumStart"),
     ],
 )
 def test_router_keeps_the_right_tool(request_text: str, expected: str) -> None:

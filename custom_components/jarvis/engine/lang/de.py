@@ -69,7 +69,7 @@ LANGUAGE = Language(
         ),
         "alarm_control_panel": words("scharf, unscharf, deaktiviere, aktiviere"),
         "media_player": words("spiele, pause, stumm, lautstärke"),
-        "vacuum": words("sauge, saugen, reinige, staubsauger, saugroboter"),
+        "vacuum": words("saug, sauge, saugen, reinige, staubsauger, saugroboter"),
         "todo": words("notiere, notier, füge, trage, schreib, schreibe"),
     },
     measure_words={
@@ -175,7 +175,7 @@ LANGUAGE = Language(
         "list": words(
             "einkaufsliste, liste, kaufen, aufgaben, aufgabe, notiere, aufschreiben"
         ),
-        "vacuum": words("staubsauger, saugen"),
+        "vacuum": words("staubsauger, saug, sauge, saugen, saugroboter"),
         "fan": words("ventilator, lüfter"),
         "memory": words("merk, merke, erinnere, vergiss"),
         "search": words("suche"),

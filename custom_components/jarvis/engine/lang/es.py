@@ -160,7 +160,7 @@ LANGUAGE = Language(
             "música, reproduce, volumen, pausa, pausar, reanuda, reanudar, continúa"
         ),
         "list": words("compra, lista, añade, tareas, tarea, apunta, anota, apúntame"),
-        "vacuum": words("aspiradora"),
+        "vacuum": words("aspiradora, aspira, aspirar"),
         "fan": words("ventilador"),
         "memory": words("recuerda, olvida"),
         "search": words("busca"),
