@@ -365,14 +365,17 @@ async def test_a_name_several_areas_share_is_the_one_in_the_area_said(
     assert speech(response).count("Lamp") == 1
 
 
+@pytest.mark.parametrize("kind", [{}, {"domain": ["switch"]}])
 async def test_a_room_the_user_did_not_say_yields_to_the_device_and_room_they_did(
-    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, kind: dict[str, Any]
 ) -> None:
     """0.5B sent "mute the speaker in the guest room" as the Guest Bathroom,
-    which has no speaker: nothing was muted."""
+    which has no speaker, and once with device class "tv": nothing was
+    muted."""
     agent_id = await lamps_in_two_rooms(hass, scripted_llm)
     ar.async_get(hass).async_create("Guest Bathroom")
-    call = ("HassTurnOn", {"name": "Guest Bathroom", "area": "Guest Bathroom"})
+    guess = {"name": "Guest Bathroom", "area": "Guest Bathroom"}
+    call = ("HassTurnOn", guess | kind)
     scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
 
     await converse(hass, agent_id, "turn on the lamp in the living room")

@@ -51,8 +51,9 @@ class Answer:
 # What "everything in the office" means when the model named the room as a
 # device: not its doors, blinds or locks.
 _ROOM_DOMAINS = ["fan", "light", "media_player", "switch"]
-# Slots that narrow down where a name is looked for.
+# Slots that narrow down where a name is looked for; those of them by kind.
 _NARROWING = ("area", "floor", "domain", "device_class")
+_KINDS = ("domain", "device_class")
 # Listed in the question; more would be too long to hear.
 _MAX_CHOICES = 6
 
@@ -148,10 +149,13 @@ def repair_targets(
         # "mute the speaker in the guest room", by 0.5B): the device their
         # words name, in the room they say.
         spoken = places | _area_said(hass, request)
-        if (
-            said := _named_by_user(hass, handler, spoken, assistant, request)
-        ) is not None:
-            return spoken | {"name": {"value": said}}
+        # The kind the model gave may be a guess as well ("tv" for a speaker).
+        unkinded = {k: v for k, v in spoken.items() if k not in _KINDS}
+        for where in (spoken, unkinded):
+            if (
+                said := _named_by_user(hass, handler, where, assistant, request)
+            ) is not None:
+                return where | {"name": {"value": said}}
     if place is not None:
         if kinds := _kinds_in(
             hass, handler, place, assistant, request=request, language=language
