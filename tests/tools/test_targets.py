@@ -386,6 +386,23 @@ async def test_a_room_the_user_did_not_say_yields_to_the_device_and_room_they_di
     ]
 
 
+async def test_a_room_given_as_name_and_area_is_the_kind_the_verb_says(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "start the vacuum in the office" as HassVacuumStart with
+    name and area "Office" and device class "Robot Vacuum": nothing ran."""
+    agent_id = await office_home(hass, scripted_llm)
+    call = (
+        "HassTurnOff",
+        {"name": "Office", "area": "Office", "device_class": "Window Blind"},
+    )
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+
+    await converse(hass, agent_id, "close the blind in the office")
+
+    assert states(hass, OFFICE_BLINDS, *OFFICE_LIGHTS) == ["closed", "on", "on"]
+
+
 async def test_a_call_on_the_whole_room_acts_on_the_device_the_user_named(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

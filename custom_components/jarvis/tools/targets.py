@@ -140,6 +140,12 @@ def repair_targets(
         place = places | {"area": {"value": name}}
     elif "floor" not in places and any(intent.find_floors(name, fr.async_get(hass))):
         place = places | {"floor": {"value": name}}
+    elif any(
+        folded_words(name) == folded_words(str(places[key]["value"]))
+        for key in ("area", "floor")
+        if key in places
+    ):
+        place = places  # the name is the place the call gives ("Office" twice)
     if (
         place is not None
         and request
@@ -157,8 +163,11 @@ def repair_targets(
             ) is not None:
                 return where | {"name": {"value": said}}
     if place is not None:
+        # The request's verbs say the kind; the model's may be a guess
+        # ("Robot Vacuum" as a device class).
+        unkinded = {k: v for k, v in place.items() if k not in _KINDS}
         if kinds := _kinds_in(
-            hass, handler, place, assistant, request=request, language=language
+            hass, handler, unkinded, assistant, request=request, language=language
         ):
             return kinds
         if verbs := verb_domains(request or "", language):
