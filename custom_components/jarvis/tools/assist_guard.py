@@ -191,12 +191,9 @@ class GuardedIntentTool(WrappingTool):
                 if acts := target_deeds(hass, reached):
                     return result | {DID_FIELD: DidPhrase(actions(acts, DID, language))}
                 return result
-            try:
-                result = await self.wrapped.async_call(hass, tool_input, llm_context)
-            except intent.MatchFailedError as err:
-                if not self.repair:
-                    raise
-                return match_failure(hass, err)
+            result = await called_in_words(
+                self, hass, tool_input, llm_context, repair=self.repair
+            )
             return _with_did_phrase(hass, result, reached, language)
 
         # After a yes, exactly the calls HA's handler would have made run:
@@ -391,13 +388,9 @@ class ListItemTool(WrappingTool):
         tool_input = llm.ToolInput(
             tool_input.tool_name, args, tool_input.id, tool_input.external
         )
-        try:
-            result = await self.wrapped.async_call(hass, tool_input, llm_context)
-        except intent.MatchFailedError as err:
-            # As `MatchInWordsTool`: after HA's repr, 0.5B repeated the call.
-            if not self.repair:
-                raise
-            return match_failure(hass, err)
+        result = await called_in_words(
+            self, hass, tool_input, llm_context, repair=self.repair
+        )
         if result.get("response_type") != "action_done" or not isinstance(item, str):
             return result
         calls = [(entity_id, self.service) for entity_id in acted_on(result)]
@@ -433,10 +426,25 @@ class MatchInWordsTool(WrappingTool):
         llm_context: llm.LLMContext,
     ) -> JsonObjectType:
         """HA's result, or why nothing matched."""
-        try:
-            return await self.wrapped.async_call(hass, tool_input, llm_context)
-        except intent.MatchFailedError as err:
-            return match_failure(hass, err)
+        return await called_in_words(self, hass, tool_input, llm_context, repair=True)
+
+
+async def called_in_words(
+    tool: WrappingTool,
+    hass: HomeAssistant,
+    tool_input: llm.ToolInput,
+    llm_context: llm.LLMContext,
+    *,
+    repair: bool,
+) -> JsonObjectType:
+    """The wrapped tool's result; with `repair`, HA's failed match in words
+    (`targets.match_failure`)."""
+    try:
+        return await tool.wrapped.async_call(hass, tool_input, llm_context)
+    except intent.MatchFailedError as err:
+        if not repair:
+            raise
+        return match_failure(hass, err)
 
 
 @callback
