@@ -210,8 +210,8 @@ class ModelStep:
         elif self._held:
             yield TextDelta("".join(self._held))
         elif not gate.released:
-            # A call cut off in a repetition loop can be written again; other
-            # junk is asked for in words.
+            # A call cut off in a repetition loop is not asked for again (see
+            # `rule`); other junk is asked for in words.
             cut = self._repeating and self._tools_offered and parsed.had_call_syntax
             self.outcome = "cut" if cut else "junk"
         for delta in self.calls:
