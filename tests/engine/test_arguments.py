@@ -47,7 +47,14 @@ TURN_ON = ToolSpec(
 START_TIMER = ToolSpec(
     "HassStartTimer",
     "Starts a timer",
-    {"type": "object", "properties": {"minutes": {"type": "integer"}}},
+    {
+        "type": "object",
+        "properties": {
+            "minutes": {"type": "integer"},
+            "name": {"type": "string"},
+            "conversation_command": {"type": "string"},
+        },
+    },
 )
 
 
@@ -181,20 +188,8 @@ def test_a_call_keeps_its_tool_where_another_cannot_carry_what_it_requires() -> 
         "name": "Shopping List",
         "conversation_command": "Add item to a todo list",
     }
-    timer = ToolSpec(
-        "HassStartTimer",
-        "Starts a new timer",
-        {
-            "type": "object",
-            "properties": {
-                "minutes": {"type": "integer"},
-                "name": {"type": "string"},
-                "conversation_command": {"type": "string"},
-            },
-        },
-    )
     request_text = "remind me: water the plants, put it on the shopping list"
-    assert fitting_tool(add, args, [add, timer], request_text) is add
+    assert fitting_tool(add, args, [add, START_TIMER], request_text) is add
 
 
 def test_a_made_up_argument_moves_no_call_to_a_tool_the_words_fit_less() -> None:

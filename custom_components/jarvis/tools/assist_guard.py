@@ -191,7 +191,7 @@ class GuardedIntentTool(WrappingTool):
                 if acts := target_deeds(hass, reached):
                     return result | {DID_FIELD: DidPhrase(actions(acts, DID, language))}
                 return result
-            result = await called_in_words(
+            result = await _called_in_words(
                 self, hass, tool_input, llm_context, repair=self.repair
             )
             return _with_did_phrase(hass, result, reached, language)
@@ -388,7 +388,7 @@ class ListItemTool(WrappingTool):
         tool_input = llm.ToolInput(
             tool_input.tool_name, args, tool_input.id, tool_input.external
         )
-        result = await called_in_words(
+        result = await _called_in_words(
             self, hass, tool_input, llm_context, repair=self.repair
         )
         if result.get("response_type") != "action_done" or not isinstance(item, str):
@@ -426,10 +426,10 @@ class MatchInWordsTool(WrappingTool):
         llm_context: llm.LLMContext,
     ) -> JsonObjectType:
         """HA's result, or why nothing matched."""
-        return await called_in_words(self, hass, tool_input, llm_context, repair=True)
+        return await _called_in_words(self, hass, tool_input, llm_context, repair=True)
 
 
-async def called_in_words(
+async def _called_in_words(
     tool: WrappingTool,
     hass: HomeAssistant,
     tool_input: llm.ToolInput,

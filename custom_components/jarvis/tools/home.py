@@ -76,9 +76,9 @@ TODO_DOMAIN = "todo"
 _MAX_LOOKUPS = 3
 # Exposed scripts are tools and calendars have their own tool, as in HA's list.
 NOT_LISTED = frozenset({"script", "calendar"})
-# Attributes worth a spoken answer (a subset of those HA's live context lists).
 # The attribute said with a domain's state (`_spoken_state`), not beside it.
 _STATE_DETAIL = {"climate": "temperature", "media_player": "media_title"}
+# Attributes worth a spoken answer (a subset of those HA's live context lists).
 LIVE_ATTRIBUTES = (
     "unit_of_measurement",
     "device_class",
