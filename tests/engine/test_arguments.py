@@ -211,6 +211,41 @@ def test_a_made_up_argument_moves_no_call_to_a_tool_the_words_fit_less() -> None
     assert fitting_tool(turn_off, muting, [turn_off, mute], "mute the TV") is mute
 
 
+def test_a_call_the_words_do_not_fit_is_the_tool_their_verbs_name() -> None:
+    """0.5B wrote "silencia el altavoz en el cuarto de invitados" as
+    HassTurnOff, and the speaker was switched off instead of muted."""
+
+    def media(name: str, description: str) -> ToolSpec:
+        properties: JsonObject = {
+            "name": {"type": "string"},
+            "area": {"type": "string"},
+            "domain": {"type": "string", "enum": ["media_player"]},
+        }
+        return ToolSpec(name, description, {"type": "object", "properties": properties})
+
+    turn_off = media("HassTurnOff", "Turns off a device")
+    mute = media("HassMediaPlayerMute", "Mutes a media player")
+    pause = media("HassMediaPause", "Pauses a media player")
+    offered = [turn_off, mute, pause]
+    speaker = {"name": "Altavoz", "area": "Cuarto de invitados"}
+    request_text = "silencia el altavoz en el cuarto de invitados"
+    assert fitting_tool(turn_off, speaker, offered, request_text) is mute
+    # Words that fit the called tool: as called.
+    assert fitting_tool(turn_off, speaker, offered, "apaga el altavoz") is turn_off
+    # An argument the named tool would refuse: as called.
+    lights = speaker | {"domain": "light"}
+    assert fitting_tool(turn_off, lights, offered, request_text) is turn_off
+    # Never to the on/off tools, whose words are nouns too: an unlock stays one.
+    turn_on = media("HassTurnOn", "Turns on a device")
+    door = {"name": "Back Door"}
+    unlocked = "the back door lock needs to be unlocked"
+    assert fitting_tool(turn_off, door, [turn_off, turn_on], unlocked) is turn_off
+    # Verbs that name two tools as much: as called.
+    media_tools = [turn_off, pause, media("HassMediaNext", "Skips a track")]
+    pausing = "pausa la música"
+    assert fitting_tool(turn_off, speaker, media_tools, pausing) is turn_off
+
+
 async def test_the_loop_runs_the_call_its_arguments_fit(
     client: LLMClient, scripted_llm: ScriptedLLMServer
 ) -> None:

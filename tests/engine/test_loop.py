@@ -340,23 +340,49 @@ async def test_a_failed_try_put_right_is_not_in_the_reply(  # noqa: PLR0917 - a 
     scripted_llm.script(
         Reply(content='{"name": "HassTurnOn", "arguments": {"name": "Shopping List"}}'),
         Reply(
-            content='{"name": "HassListAddItem", "arguments": {"name": "Shopping List"}}'
+            content='{"name": "HassListAddItem", '
+            '"arguments": {"name": "Shopping List", "item": "milk"}}'
         ),
         Reply(content="Half done."),
     )
+    add_item = {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "item": {"type": "string"}},
+        "required": ["item"],
+    }
     result = await run_loop(
         client,
         LocalStepHost({"HassTurnOn": wrong, "HassListAddItem": add}),
         model="qwen2.5-coder:0.5b",
         history=[Message("user", request_text)],
-        tools=[
-            *TOOLS,
-            ToolSpec("HassListAddItem", "Adds an item.", TOOLS[0].parameters),
-        ],
+        tools=[*TOOLS, ToolSpec("HassListAddItem", "Adds an item.", add_item)],
     )
 
     assert result.text == reply
     assert result.llm_calls == llm_calls
+
+
+async def test_a_sentence_that_reads_an_error_code_out_is_an_apology(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B answered a refused call with 'The error "InvalidSlotInfo"
+    indicates that the volume step is not valid.'"""
+
+    async def refused(args: JsonObject) -> JsonObject:
+        return {"error": "InvalidSlotInfo", "error_text": "Received invalid slot info"}
+
+    scripted_llm.script(
+        Reply(content='{"name": "HassTurnOn", "arguments": {"name": "Thermostat"}}'),
+        Reply(content='The error "InvalidSlotInfo" indicates a bad slot. Try again.'),
+    )
+    result = await run_loop(
+        client,
+        LocalStepHost({"HassTurnOn": refused}),
+        model="qwen2.5-coder:0.5b",
+        history=[Message("user", "raise it to 23")],
+    )
+
+    assert result.text == "Sorry, that did not work. Try again."
 
 
 async def test_http_400_on_tools_falls_back_to_text_protocol(

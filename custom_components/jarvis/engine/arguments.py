@@ -15,8 +15,9 @@ import re
 from typing import Any
 
 from .lang import every
-from .router import request_fit
+from .router import core_tools, request_fit, verb_fit
 from .text import any_of
+from .textproto import validate_arguments
 from .types import JsonObject, ToolSpec
 
 # A number on its own: not "light_3", "4K" or a part of "1.2.3".
@@ -113,19 +114,33 @@ def _said_level(request: str, args: JsonObject) -> float | None:
 def fitting_tool(
     tool: ToolSpec, args: JsonObject, offered: Iterable[ToolSpec], request: str
 ) -> ToolSpec:
-    """The offered tool a call's arguments fit: the one called, unless it
-    does not take some of them and exactly one other offered tool takes
-    more of those, with all it requires and all the called tool requires.
-    Unless one of those is a number the user said, it must also fit the
-    request's words as well. HassTurnOn with "position": 20 and a made-up
-    "brightness": 100 is HassSetPosition's call; HassListAddItem with an
-    item and a made-up "conversation_command" stays a to-do add, not a
-    timer; "setze den Fernseher fort" as HassMediaUnpause with a made-up
-    "is_volume_muted" stays an unpause, not a mute."""
+    """The offered tool a call was meant for: the one called, unless its
+    arguments (`_by_arguments`) or the request's verbs (`_by_verbs`) say
+    which other one."""
+    others = [other for other in offered if other.name != tool.name]
+    return (
+        _by_arguments(tool, args, others, request)
+        or _by_verbs(tool, args, others, request)
+        or tool
+    )
+
+
+def _by_arguments(
+    tool: ToolSpec, args: JsonObject, others: list[ToolSpec], request: str
+) -> ToolSpec | None:
+    """The other tool a call's arguments fit, where the called tool does not
+    take some of them and exactly one other tool takes more of those, with
+    all it requires and all the called tool requires. Unless one of those is
+    a number the user said, it must also fit the request's words as well.
+    HassTurnOn with "position": 20 and a made-up "brightness": 100 is
+    HassSetPosition's call; HassListAddItem with an item and a made-up
+    "conversation_command" stays a to-do add, not a timer; "setze den
+    Fernseher fort" as HassMediaUnpause with a made-up "is_volume_muted"
+    stays an unpause, not a mute."""
     own: Mapping[str, Any] = tool.parameters.get("properties") or {}
     foreign = [name for name in args if name not in own]
     if not own or not foreign:
-        return tool
+        return None
     said = said_numbers(request)
     needed = set(tool.parameters.get("required") or ())
     fit = request_fit(tool, request)
@@ -147,10 +162,36 @@ def fitting_tool(
             return 0
         return len(taken)
 
-    fits = [(takes(other), other) for other in offered if other.name != tool.name]
+    return _best([(takes(other), other) for other in others])
+
+
+def _by_verbs(
+    tool: ToolSpec, args: JsonObject, others: list[ToolSpec], request: str
+) -> ToolSpec | None:
+    """The other tool the request's household verbs name, for a call of a
+    tool that no word of the request fits, if it takes the call's arguments
+    as they are: 0.5B wrote "silencia el altavoz" as HassTurnOff. Never one
+    of the on/off and state tools, whose words are nouns too ("the back door
+    lock needs to be unlocked" is no lock)."""
+    if request_fit(tool, request):
+        return None
+    core = core_tools(others)
+    return _best(
+        [
+            (verb_fit(other, request), other)
+            for other in others
+            if other not in core
+            and all(name in (other.parameters.get("properties") or {}) for name in args)
+            and validate_arguments(other, args) is None
+        ]
+    )
+
+
+def _best(fits: list[tuple[int, ToolSpec]]) -> ToolSpec | None:
+    """The one tool with the highest score above zero, if one has it."""
     best = max((score for score, _ in fits), default=0)
     chosen = [other for score, other in fits if score == best]
-    return chosen[0] if best and len(chosen) == 1 else tool
+    return chosen[0] if best and len(chosen) == 1 else None
 
 
 def _is_number(schema: Mapping[str, Any]) -> bool:

@@ -15,12 +15,13 @@ nothing in the home or no state Jarvis can judge stays as it is.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 import re
 
 from .lang import LANGUAGES, Language, language_code
+from .phrases import FAILED_PLAIN, phrase
 from .text import singular
 from .types import JsonObject
 
@@ -278,8 +279,8 @@ def _mentions(
 
 def _state_at(words: _Words, tokens: Sequence[str], index: int) -> str | None:
     """The state a phrase at this index claims, the longest phrase first."""
-    for phrase, state in words.states:
-        if _at(tokens, index, phrase):
+    for state_words, state in words.states:
+        if _at(tokens, index, state_words):
             return state
     return None
 
@@ -398,6 +399,19 @@ def _truth(say: Language, claim: _Claim) -> Grounded | None:
                 said = say.state_words[state][0]
                 return Grounded(say.is_state.format(name=device.names[0], state=said))
     return None
+
+
+def apologized(
+    sentence: str, codes: Collection[str], language: str | None
+) -> Grounded | None:
+    """A plain apology in place of a sentence that names a failed call's
+    error code: 0.5B read HA's error out ("The error "InvalidSlotInfo"
+    indicates…"). None for any other sentence."""
+    text = sentence.strip()
+    if not text or not any(code in text for code in codes):
+        return None
+    start, end = sentence.index(text), len(sentence.rstrip())
+    return Grounded(sentence[:start] + phrase(FAILED_PLAIN, language) + sentence[end:])
 
 
 def ground(

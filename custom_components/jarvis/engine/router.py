@@ -179,8 +179,8 @@ def _topic_of(tool: ToolSpec) -> str:
     return tool.name.lower().replace("_", "")
 
 
-def score_tool(tool: ToolSpec, words: Sequence[str]) -> int:
-    """How well a tool fits these request words."""
+def _lexicon_score(tool: ToolSpec, words: Sequence[str]) -> int:
+    """Three for each request word the lexicon has for the tool's topic."""
     name = _topic_of(tool)
     score = 0
     topics = [topic for topic in _LEXICON if topic in name]
@@ -188,14 +188,26 @@ def score_tool(tool: ToolSpec, words: Sequence[str]) -> int:
         # The longest topic in the name counts: "unmute", not "mute" in it.
         if not any(topic in other and topic != other for other in topics):
             score += 3 * sum(1 for word in words if word in _LEXICON[topic])
-    vocabulary = _tool_words(tool)
-    score += sum(1 for word in set(words) if len(word) > 2 and word in vocabulary)
     return score
+
+
+def score_tool(tool: ToolSpec, words: Sequence[str]) -> int:
+    """How well a tool fits these request words."""
+    vocabulary = _tool_words(tool)
+    return _lexicon_score(tool, words) + sum(
+        1 for word in set(words) if len(word) > 2 and word in vocabulary
+    )
 
 
 def request_fit(tool: ToolSpec, request: str) -> int:
     """How well a tool fits a request's words (`score_tool`)."""
     return score_tool(tool, _words(request))
+
+
+def verb_fit(tool: ToolSpec, request: str) -> int:
+    """How well a tool fits a request's household verbs, leaving out the
+    words its name and description share with the request."""
+    return _lexicon_score(tool, _words(request))
 
 
 class ToolRouter:

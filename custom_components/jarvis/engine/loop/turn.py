@@ -8,7 +8,7 @@ from functools import cache, partial
 
 from ..arguments import backed_by_request, fitting_tool
 from ..digest import MAX_RAW_CHARS, tool_result_text
-from ..grounding import Grounded, HouseView, ground
+from ..grounding import Grounded, HouseView, apologized, ground
 from ..lang import language_code, language_pack
 from ..memory import MEMORY_TOOLS
 from ..output import sentences
@@ -148,15 +148,21 @@ class Turn:
     def ground(self, text: str) -> Grounded:
         """The model's sentences, each false claim about the home replaced
         with the truth (`grounding`), read against the home as it is now and
-        the results of the turn's successful calls."""
-        if self.house is None:
+        the results of the turn's successful calls; one that names a failed
+        call's error code ("The error InvalidSlotInfo indicates…") is a plain
+        apology."""
+        calls = [r.result for r in self.result.tool_calls]
+        codes = {str(r["error"]) for r in calls if failed(r) and r.get("error")}
+        if self.house is None and not codes:
             return Grounded(text)
-        done = [r.result for r in self.result.tool_calls if not failed(r.result)]
+        done = [r for r in calls if not failed(r)]
         # Read once for all the sentences of this text, and only if one
         # claims something.
-        home = cache(partial(self.house, done))
+        home = cache(partial(self.house, done)) if self.house else None
         checked = [
-            ground(sentence, self.language, home) for sentence in sentences(text)
+            apologized(sentence, codes, self.language)
+            or (ground(sentence, self.language, home) if home else Grounded(sentence))
+            for sentence in sentences(text)
         ]
         grounded = Grounded(
             "".join(sentence.text for sentence in checked),
