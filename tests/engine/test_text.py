@@ -14,6 +14,7 @@ from custom_components.jarvis.engine.text import (
     folded_words,
     lower_words,
     mentions,
+    said_in_plural,
     telling_words,
     within,
     words,
@@ -61,6 +62,21 @@ def test_all_said_finds_words_at_the_start_of_compounds(
     parts: set[str], said: str, all_there: bool
 ) -> None:
     assert all_said(parts, words(said)) is all_there
+
+
+@pytest.mark.parametrize(
+    ("name", "said", "plural"),
+    [
+        ("Office Light", "turn off the lights in the office", True),
+        ("Stehlampe", "schalte die Stehlampen aus", True),
+        ("Office Lights", "turn off the office lights", False),
+        ("Office Lights", "turn off the office light", False),
+        ("Küche", "mach die Küchenlampe an", False),  # a compound
+        ("Vorhang", "öffne den Vorhang im Esszimmer", False),
+    ],
+)
+def test_a_name_said_only_in_the_plural(name: str, said: str, plural: bool) -> None:
+    assert said_in_plural(name, said) is plural
 
 
 def test_accents_and_apostrophes_fold_away() -> None:

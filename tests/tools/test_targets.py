@@ -180,7 +180,8 @@ async def test_home_assistants_failed_match_is_told_in_words(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:
     """HA's own text is the repr of its match, which 0.5B answered by
-    making the same call again."""
+    making the same call again. A name of a kind the intent cannot act on
+    names the tools that can."""
     agent_id = await office_home(hass, scripted_llm)
 
     _, results = await run(
@@ -196,9 +197,9 @@ async def test_home_assistants_failed_match_is_told_in_words(
     )
 
     assert results[0] == {
-        "error": "MatchFailedError",
-        "error_text": "Nothing was done. No media_player called 'Kitchen Window' "
-        "was found.",
+        "error": "wrong_tool",
+        "error_text": "Nothing was done: Kitchen Window is a cover entity, which "
+        "HassMediaPause cannot act on. Use HassSetPosition or HassStopMoving for it.",
     }
     assert volume[0]["error_text"].startswith(
         "Nothing was done. No media_player called 'Office' was found."
@@ -473,3 +474,34 @@ async def test_the_to_do_list_meant(
         async_expose_entity(hass, "conversation", entity_id, True)
 
     assert todo_list_meant(hass, name, said, "conversation") == meant
+
+
+async def test_a_kind_said_in_the_plural_is_not_the_device_named_for_it(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """ "Turn off the lights in the office", where one of them is called
+    "Office Light": the plural names the kind, and both go off."""
+    agent_id = await office_home(hass, scripted_llm)
+    er.async_get(hass).async_update_entity(OFFICE_LIGHTS[0], name="Office Light")
+    call = ("HassTurnOff", {"area": "Office", "domain": "light"})
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+
+    await converse(hass, agent_id, "turn off the lights in the office")
+
+    assert states(hass, *OFFICE_LIGHTS, AC) == ["off", "off", "on"]
+
+
+async def test_a_name_that_fits_nothing_in_a_place_the_user_did_not_say_is_asked_about(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "open the door" for the Office, which has none: HA's "no
+    device called 'Door' in area 'Office'" left it repeating the call."""
+    agent_id = await office_home(hass, scripted_llm)
+    call = ("HassTurnOn", {"name": "Door", "area": "Office"})
+    scripted_llm.script(Reply(tool_calls=[call]))
+
+    response = await converse(hass, agent_id, "open the door")
+
+    assert speech(response).startswith("Which one do you mean:")
+    assert "Garage Door" in speech(response)
+    assert len(scripted_llm.chat_requests) == 1

@@ -38,6 +38,26 @@ def singular(word: str) -> str:
     return word.removesuffix("s") if len(word) > 3 else word
 
 
+# The longest ending that makes a plural of a name's word ("s", "es", "n",
+# "en"); a longer one makes a compound ("Küchen|lampe").
+_PLURAL_ENDING = 2
+
+
+def said_in_plural(name: str, text: str) -> bool:
+    """Whether a word of the name is said only in its plural: "the lights
+    in the office" names the kind, not the light called "Office Light"."""
+    said = set(words(text))
+    return any(
+        part not in said
+        and any(
+            word.startswith(part) and len(word) - len(part) <= _PLURAL_ENDING
+            for word in said
+        )
+        for part in words(name)
+        if len(part) > 2
+    )
+
+
 def folded_words(text: str) -> set[str]:
     """Case-folded words with plurals folded ("lights" meets "light")."""
     return {singular(word) for word in words(text)}

@@ -117,7 +117,7 @@ def intent_targets(
     try:
         slots = handler.async_validate_slots(slots)
     except vol.Invalid:
-        return Reach()  # the handler refuses these slots too: nothing would run
+        return _of_a_kind_refused(hass, handler, slots, assistant)
     constraints = intent_constraints(handler, slots, assistant)
     if not constraints.has_constraints:
         return Reach()  # HA refuses to target the whole house
@@ -160,6 +160,8 @@ def intent_targets(
                 refused=loose.states,
                 acts_when=tuple(sorted(wanted)) if by_state else (),
             )
+    if not match.is_match:
+        return _of_a_kind_refused(hass, handler, slots, assistant)
     found = [
         target
         for state in match.states
@@ -195,6 +197,37 @@ def intent_targets(
     ):
         found = [_at_level(t, intent_type, round(level)) for t in found]
     return Reach(found, shared, narrowed=len(found) < reached)
+
+
+def _of_a_kind_refused(
+    hass: HomeAssistant,
+    handler: intent.DynamicServiceIntentHandler,
+    slots: Slots,
+    assistant: str | None,
+) -> Reach:
+    """What a call's name reaches, as refused, where it is only of kinds the
+    handler cannot act on, or where the handler refuses the kind the call
+    gives: 0.5B raised a thermostat with HassSetVolume and "domain":
+    "climate", HA's error named only the slot, and 0.5B read it out."""
+    unkinded = {k: v for k, v in slots.items() if k not in ("domain", "device_class")}
+    if (kinds := handler.required_domains) is None or "name" not in slots:
+        return Reach()
+    try:
+        unkinded = handler.async_validate_slots(unkinded)
+    except vol.Invalid:
+        return Reach()
+    named = intent.async_match_targets(
+        hass,
+        replace(
+            intent_constraints(handler, unkinded, assistant),
+            domains=None,
+            features=None,
+            states=None,
+        ),
+    ).states
+    if any(state.domain in kinds for state in named):
+        return Reach()
+    return Reach(refused=named)
 
 
 def _said_only(

@@ -33,6 +33,7 @@ from ..engine.text import (
     all_said,
     folded_words,
     most_specific,
+    said_in_plural,
     telling_words,
     within,
 )
@@ -179,11 +180,17 @@ def repair_targets(
                 "entity, which the user's request is about."
             )
         return room | place
-    # Everything the call could reach without the name, then the ones it fits.
-    reachable = intent.async_match_targets(
-        hass, intent_constraints(handler, rest, assistant)
-    ).states
-    fitting = [state for state in reachable if _fits(words, state)]
+    # Everything the call could reach without the name, then the ones it
+    # fits; where none does, in the places the user said ("open the door",
+    # area "Living Room" by 0.5B: which of the home's doors).
+    fitting = _fitting(hass, handler, rest, assistant, words)
+    if (
+        not fitting
+        and request
+        and (told := _said_places(rest, request)) != rest
+        and (elsewhere := _fitting(hass, handler, told, assistant, words))
+    ):
+        rest, fitting = told, elsewhere
     if len(fitting) == 1:
         return rest | {"name": {"value": fitting[0].name}}
     if fitting and ("area" in rest or "floor" in rest):
@@ -274,7 +281,9 @@ def said_targets(
         for name in names[state.entity_id]
         # A name that is only the place said ("Kitchen", the kitchen's light)
         # names the place, not the device.
-        if (telling := telling_words(name) - place_words) and all_said(telling, said)
+        if (telling := telling_words(name) - place_words)
+        and all_said(telling, said)
+        and not said_in_plural(name, request)
     }
     if not named:
         return list(states)
@@ -425,6 +434,20 @@ def _area_within(hass: HomeAssistant, words: set[str]) -> ar.AreaEntry | None:
         if _area_words(area) < words
     ]
     return max(inside, key=lambda area: len(_area_words(area)), default=None)
+
+
+def _fitting(
+    hass: HomeAssistant,
+    handler: intent.DynamicServiceIntentHandler,
+    slots: Slots,
+    assistant: str | None,
+    words: Collection[str],
+) -> list[State]:
+    """What the call could reach without its name, that the name's words fit."""
+    reachable = intent.async_match_targets(
+        hass, intent_constraints(handler, slots, assistant)
+    ).states
+    return [state for state in reachable if _fits(words, state)]
 
 
 def _fits(words: Collection[str], state: State) -> bool:
