@@ -271,33 +271,53 @@ class JarvisConversationEntity(
         user_input: conversation.ConversationInput,
         chat_log: conversation.ChatLog,
     ) -> intent.IntentResponse | None:
-        """A request that joins commands HA's matcher each runs as they are
+        """A request that joins commands HA's matcher each understands
         ("close the blinds and then turn on the spotlights"): run in order,
-        with no LLM call. All or none: when one piece is not such a command
-        (or must wait for a yes), nothing runs here and the model gets it."""
+        with no LLM call, each by HA or, where HA would act on more than the
+        part names, on what it names. All or none: when one piece is not
+        such a command (or must wait for a yes), nothing runs here and the
+        model gets it."""
         parts = command_parts(user_input.text, user_input.language)
         if len(parts) < 2:
             return None
-        inputs = [replace(user_input, text=part) for part in parts]
-        for part in inputs:
-            if not await _plainly_understood(self.hass, part, chat_log):
+        plans: list[
+            tuple[conversation.ConversationInput, MatchedCommand | Literal[False]]
+        ] = []
+        for part in [replace(user_input, text=part) for part in parts]:
+            if (understood := await _understood(self.hass, part, chat_log)) is None:
                 return None
+            plans.append((part, understood))
         speeches = []
-        for part in inputs:
-            local = await conversation.async_handle_intents(
+        for part, kept in plans:
+            speech = ""
+            if kept:
+                speech = await self._async_run_targets(part, kept) or ""
+            elif local := await conversation.async_handle_intents(
                 self.hass,
                 part,
                 chat_log,
                 intent_filter=partial(_needs_llm, self.hass, [], part.text),
-            )
-            if local is not None and (
-                speech := local.speech.get("plain", {}).get("speech", "").strip()
             ):
+                speech = local.speech.get("plain", {}).get("speech", "").strip()
+            if speech:
                 # HA's replies have no full stop ("Turned on the light").
                 speeches.append(speech if speech[-1] in ".!?" else f"{speech}.")
         response = intent.IntentResponse(language=user_input.language)
         response.async_set_speech(" ".join(speeches))
         return response
+
+    async def _async_run_targets(
+        self, user_input: conversation.ConversationInput, command: MatchedCommand
+    ) -> str | None:
+        """Run a matched command's calls on its targets; what Jarvis says it
+        did, or None where HA refused them."""
+        try:
+            await run_calls(
+                self.hass, [t.call for t in command.targets], user_input.context
+            )
+        except HomeAssistantError:
+            return None
+        return done(target_deeds(self.hass, command.targets), user_input.language)
 
     async def _async_run_match(
         self,
@@ -313,21 +333,18 @@ class JarvisConversationEntity(
         runs on the targets its sentence names, and Jarvis says what it did."""
         if (hub := self.hass.data.get(DATA_TOOLS)) is None or not command.targets:
             return None
+        if not command.sensitive:
+            if (reply := await self._async_run_targets(user_input, command)) is None:
+                return None  # the model may still find a way
+            return self._async_reply(
+                user_input, chat_log, TurnResult(text=reply), started
+            )
         calls = [target.call for target in command.targets]
         acts = target_deeds(self.hass, command.targets)
 
         async def run() -> JsonObjectType:
             return await run_calls(self.hass, calls, user_input.context)
 
-        if not command.sensitive:
-            try:
-                await run()
-            except HomeAssistantError:
-                return None  # the model may still find a way
-            reply = done(acts, user_input.language)
-            return self._async_reply(
-                user_input, chat_log, TurnResult(text=reply), started
-            )
         held = hub.safety.hold(
             user_input.as_llm_context(DOMAIN),
             describe(acts, calls),
@@ -424,13 +441,15 @@ class JarvisConversationEntity(
 _LEFT_TO_THE_MODEL = frozenset({"HassMediaSearchAndPlay", "HassRespond"})
 
 
-async def _plainly_understood(
+async def _understood(
     hass: HomeAssistant,
     user_input: conversation.ConversationInput,
     chat_log: conversation.ChatLog,
-) -> bool:
-    """Whether HA's matcher would run the command at once by itself (nothing
-    runs: the filter sees the match and declines it)."""
+) -> MatchedCommand | Literal[False] | None:
+    """How a command runs with no LLM call (nothing runs: the filter sees
+    the match and declines it): False where HA's matcher runs it by itself,
+    the command Jarvis runs where HA would act on more than it names, None
+    where it needs the model or a yes."""
     matches: list[RecognizeResult] = []
 
     def look(result: RecognizeResult) -> bool:
@@ -440,7 +459,12 @@ async def _plainly_understood(
     await conversation.async_handle_intents(
         hass, user_input, chat_log, intent_filter=look
     )
-    return bool(matches) and not _needs_llm(hass, [], user_input.text, matches[0])
+    kept: list[tuple[RecognizeResult, MatchedCommand]] = []
+    if not matches or not _needs_llm(hass, kept, user_input.text, matches[0]):
+        return False if matches else None
+    if kept and not (command := kept[0][1]).sensitive:
+        return command
+    return None
 
 
 @callback
@@ -452,8 +476,8 @@ def _needs_llm(
 ) -> bool:
     """Matches better left to the model, and those Jarvis runs itself (kept
     in `kept`): actions that must wait for the user's yes (HA would run them
-    at once) and commands on a name a device's entities share (HA would
-    refuse them)."""
+    at once), commands on a name a device's entities share (HA would refuse
+    them) and those HA would run on more than the request names."""
     if result.intent.name in _LEFT_TO_THE_MODEL:
         return True
     # A free-text slot that ends inside a word of the request: HA's Spanish
@@ -464,13 +488,13 @@ def _needs_llm(
         for entity in result.entities_list
     ):
         return True
-    command = matched_command(hass, result)
+    command = matched_command(hass, result, text)
     if not command.targets and service_intent_handler(hass, result.intent.name):
         # Names and areas HA's matcher knows, that together reach nothing
         # ("prende el árbol de Navidad en el garaje" matched as a scene).
         return True
     one_kind = len({target.state.domain for target in command.targets}) == 1
-    if command.sensitive or (command.shared and one_kind):
+    if command.sensitive or command.narrowed or (command.shared and one_kind):
         kept.append((result, command))
         return True
     return False

@@ -186,6 +186,41 @@ async def test_joined_commands_go_to_the_model_when_one_reaches_nothing(
     assert len(scripted_llm.chat_requests) == 1
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "öffne den Vorhang im Esszimmer",
+        "schalte Kitchen Lights ein und dann öffne den Vorhang im Esszimmer",
+    ],
+)
+async def test_a_match_on_a_whole_room_acts_on_the_device_the_user_named(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, said: str
+) -> None:
+    """HA's German sentences take "Vorhang" as any cover: "öffne den Vorhang
+    im Esszimmer" would open the dining room's blind too."""
+    agent_id = (await agents(hass, scripted_llm))["Fast"]
+    dining = ar.async_get(hass).async_create("Esszimmer")
+    curtain, blind = "cover.kitchen_window", "cover.hall_window"
+    entities = er.async_get(hass)
+    for entity_id, name in [(curtain, "Vorhang"), (blind, "Rollladen")]:
+        entities.async_update_entity(entity_id, name=name, area_id=dining.id)
+        await hass.services.async_call(
+            "cover", "close_cover", {"entity_id": entity_id}, blocking=True
+        )
+    await hass.services.async_call(
+        "light", "turn_off", {"entity_id": KITCHEN}, blocking=True
+    )
+
+    response = await converse(hass, agent_id, said, language="de")
+    await hass.async_block_till_done()
+
+    assert hass.states.get(KITCHEN).state == ("on" if "Kitchen" in said else "off")
+    assert hass.states.get(curtain).state in ("open", "opening")
+    assert hass.states.get(blind).state in ("closed", "closing")
+    assert speech(response).endswith("Erledigt, ich habe Vorhang geöffnet.")
+    assert scripted_llm.chat_requests == []
+
+
 @dataclass(frozen=True)
 class Sensitive:
     """A sensitive intent call and what it does to its target."""
@@ -568,6 +603,26 @@ async def test_a_list_add_that_matches_no_list_is_told_in_words(
     assert "MatchTargetsResult" not in error
     assert "No todo called 'Groceries' was found." in error
     assert await shopping_items(hass) == []
+
+
+async def test_a_call_that_gives_a_kind_the_tool_refuses_names_the_tools_that_can(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B raised a thermostat with HassSetVolume and "domain": "climate":
+    HA's error named only the slot, and 0.5B read it out."""
+    agent_id = (await agents(hass, scripted_llm))["Jarvis"]
+    call = (
+        "HassSetVolume",
+        {"name": "HeatPump", "domain": "climate", "volume_level": 23},
+    )
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Sorry."))
+
+    await converse(hass, agent_id, "raise the heat pump to 23")
+
+    error = scripted_llm.chat_requests[1]["json"]["messages"][-1]["content"]
+    assert "wrong_tool" in error
+    assert "HeatPump is a climate entity" in error
+    assert "Use HassClimateSetTemperature" in error
 
 
 async def test_a_call_on_what_the_tool_cannot_act_on_names_the_tools_that_can(

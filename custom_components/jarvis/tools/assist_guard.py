@@ -86,17 +86,23 @@ def matcher_slots(result: RecognizeResult) -> Slots:
 @dataclass(frozen=True, slots=True)
 class MatchedCommand:
     """What HA's matcher understood a command to do: the targets with their
-    calls, whether any needs a yes, and whether HA would refuse it for a
-    name several entities share (so only Jarvis's calls can run it)."""
+    calls, whether any needs a yes, whether HA would refuse it for a name
+    several entities share (so only Jarvis's calls can run it), and whether
+    HA would act on more than the request names."""
 
     targets: list[Target]
     sensitive: bool
     shared: bool
+    narrowed: bool
 
 
 @callback
-def matched_command(hass: HomeAssistant, result: RecognizeResult) -> MatchedCommand:
-    """What HA's matcher would run for a recognized command.
+def matched_command(
+    hass: HomeAssistant, result: RecognizeResult, request: str
+) -> MatchedCommand:
+    """What HA's matcher would run for a recognized command, of what the
+    request names (`intent_targets`: HA's German sentences take "öffne den
+    Vorhang im Esszimmer" as every cover there).
 
     A name several entities share is narrowed to the domain the matched
     sentence requires ("open <name>" is said of covers: the Garage Door
@@ -108,6 +114,7 @@ def matched_command(hass: HomeAssistant, result: RecognizeResult) -> MatchedComm
         matcher_slots(result),
         assistant=CONVERSATION_DOMAIN,
         language=hass.config.language,
+        request=request,
     )
     calls = [target.call for target in reach.targets]
     sensitive = bool(assess(hass, calls, _guarded_kinds(hass)).sensitive)
@@ -115,7 +122,7 @@ def matched_command(hass: HomeAssistant, result: RecognizeResult) -> MatchedComm
     if required := result.intent_data.requires_context.get("domain"):
         domains = {required} if isinstance(required, str) else set(required)
         targets = [t for t in targets if t.state.domain in domains] or targets
-    return MatchedCommand(targets, sensitive, reach.shared)
+    return MatchedCommand(targets, sensitive, reach.shared, reach.narrowed)
 
 
 class GuardedIntentTool(WrappingTool):
