@@ -193,6 +193,28 @@ async def test_what_one_sensor_measures_is_said_without_the_model(
     assert scripted_llm.chat_requests == []
 
 
+async def test_a_look_up_that_matches_nothing_gets_the_devices_named_like_it(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B looked up "wie warm ist es draußen?" as name "Driveway", area
+    "Outside": HA matched nothing, and it made the same call until the turn
+    gave up. The devices named like the area it gave, of what is measured."""
+    await async_measure(hass, 20)
+    await setup_jarvis(hass, scripted_llm)
+    agent = next(
+        e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
+    )
+    call = ("GetLiveContext", {"name": "Driveway", "area": "Outside"})
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="15,6 Grad."))
+
+    await converse(hass, agent, "Wie warm ist es draußen?", language="de")
+
+    (result,) = tool_results(scripted_llm.chat_requests[1]["json"]["messages"])
+    assert result["success"] is True
+    (looked_up,) = yaml_util.parse_yaml(result["result"])
+    assert looked_up["name"] == "Outside Temperature"
+
+
 @pytest.mark.parametrize(
     ("request_text", "lookups"),
     [

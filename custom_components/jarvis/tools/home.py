@@ -48,8 +48,15 @@ from ..engine.lang import language_pack, measured
 from ..engine.loop import LookUp
 from ..engine.phrases import FOUND_FIELD, FoundPhrase
 from ..engine.router import asked_part
-from ..engine.text import all_said, folded_words, most_specific, telling_words
+from ..engine.text import (
+    all_said,
+    folded_words,
+    most_specific,
+    telling_words,
+    within,
+)
 from ..engine.types import JsonObject
+from ..safety.holds import user_text
 from .builtin import JarvisTool, replace_tools
 from .deeds import acted_on
 from .hub import DATA_TOOLS, JarvisTools
@@ -273,6 +280,7 @@ class LiveContextTool(JarvisTool):
         }
         if not args:
             return await self.wrapped.async_call(hass, tool_input, llm_context)
+        assistant = llm_context.assistant or ASSISTANT
         result = intent.async_match_targets(
             hass,
             intent.MatchTargetsConstraints(
@@ -280,11 +288,14 @@ class LiveContextTool(JarvisTool):
                 area_name=args.get("area"),
                 floor_name=args.get("floor"),
                 domains=args.get("domain"),
-                assistant=llm_context.assistant or ASSISTANT,
+                assistant=assistant,
                 allow_duplicate_names=True,
             ),
         )
-        if not result.is_match:
+        states = result.states
+        if not result.is_match and not (
+            states := _named_like(hass, args, assistant, llm_context.language)
+        ):
             wanted = ", ".join(f"{key} {value}" for key, value in args.items())
             raise ToolError(
                 f"No exposed device matches {wanted}. Check the names in the "
@@ -292,11 +303,36 @@ class LiveContextTool(JarvisTool):
             )
         looked_up: JsonObjectType = {
             "success": True,
-            "result": yaml_util.dump([_live(hass, state) for state in result.states]),
+            "result": yaml_util.dump([_live(hass, state) for state in states]),
         }
-        if (value := _one_value(result.states, llm_context.language)) is not None:
+        if (value := _one_value(states, llm_context.language)) is not None:
             looked_up[FOUND_FIELD] = value
         return looked_up
+
+
+def _named_like(
+    hass: HomeAssistant, args: JsonObject, assistant: str, language: str | None
+) -> list[State]:
+    """The few devices whose names hold the words of a name, area or floor
+    the model gave, where its filters together match nothing; of them, the
+    sensors of what the user asks to be measured, if any. 0.5B looked up
+    "wie warm ist es draußen?" as name "Driveway", area "Outside", and never
+    found the Outside Temperature sensor."""
+    values = [str(args[key]) for key in ("name", "area", "floor") if key in args]
+    exposed = intent.async_match_targets(
+        hass, intent.MatchTargetsConstraints(assistant=assistant)
+    ).states
+    near = [
+        state
+        for state in exposed
+        if any(
+            (telling := telling_words(value)) and within(telling, state.name)
+            for value in values
+        )
+    ]
+    asked_for = measured(user_text() or "", language)
+    near = [state for state in near if _measures(state) in asked_for] or near
+    return near if len(near) <= _MAX_LOOKUPS else []
 
 
 def _one_value(states: Sequence[State], language: str | None) -> FoundPhrase | None:
