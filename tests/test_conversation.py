@@ -27,6 +27,7 @@ from pytest_homeassistant_custom_component.common import (
     MockConfigEntry,
     setup_test_component_platform,
 )
+import voluptuous as vol
 
 from custom_components.jarvis.config_flow import JarvisConfigFlow
 from custom_components.jarvis.const import (
@@ -48,7 +49,8 @@ from custom_components.jarvis.const import (
 )
 from custom_components.jarvis.diagnostics import async_get_config_entry_diagnostics
 from custom_components.jarvis.engine.phrases import LLM_UNAVAILABLE
-from custom_components.jarvis.entity import ToolNames, history_from_chat_log
+from custom_components.jarvis.engine.types import ToolSpec
+from custom_components.jarvis.entity import ToolNames, history_from_chat_log, tool_specs
 from custom_components.jarvis.memory import async_get_memory
 from tests.common import async_setup_demo_lights
 from tests.engine.test_cache import planner_calls
@@ -661,3 +663,36 @@ async def test_a_false_claim_about_the_home_is_put_right(
     response = await process(hass, agent, "what about the front door?")
 
     assert speech(response) == spoken
+
+
+def test_tool_specs_are_the_same_whatever_order_ha_lists_them_in(
+    hass: HomeAssistant,
+) -> None:
+    """HA's tools came in the order its integrations loaded, and some allowed
+    values in a set's order: the prompt changed from one start to the next."""
+
+    class Choice(llm.Tool):
+        def __init__(self, name: str, values: list[str]) -> None:
+            self.name = name
+            self.description = name
+            self.parameters = vol.Schema({vol.Optional("step"): vol.In(values)})
+
+        async def async_call(
+            self, hass: HomeAssistant, tool_input: llm.ToolInput, ctx: llm.LLMContext
+        ) -> dict[str, Any]:
+            return {}
+
+    def specs(tools: list[llm.Tool]) -> list[ToolSpec]:
+        api = llm.APIInstance(
+            api=llm.AssistAPI(hass),
+            api_prompt="",
+            llm_context=llm.LLMContext("test", None, None, None, None),
+            tools=tools,
+        )
+        return tool_specs(api, ToolNames(api))
+
+    one = specs([Choice("B", ["up", "down"]), Choice("A", ["x"])])
+    other = specs([Choice("A", ["x"]), Choice("B", ["down", "up"])])
+
+    assert one == other
+    assert [spec.name for spec in one] == ["A", "B"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import AsyncIterator, Mapping, Sequence
 import json
+from operator import attrgetter
 from typing import Any
 
 from homeassistant.components import conversation
@@ -90,19 +91,36 @@ class ToolNames:
 
 
 def tool_specs(api: llm.APIInstance | None, names: ToolNames) -> list[ToolSpec]:
-    """Home Assistant's LLM tools as engine tool specs."""
+    """Home Assistant's LLM tools as engine tool specs, by name and with each
+    list of allowed values sorted. HA's order of both changed from one start
+    to the next (the order its integrations loaded in, and sets), and with
+    it the prompt the server had cached and the tool a tie gave 0.5B."""
     if api is None:
         return []
     return [
         ToolSpec(
             name=names.short(tool.name),
             description=tool.description or "",
-            parameters=convert(
-                tool.parameters, custom_serializer=api.custom_serializer
+            parameters=_sorted_choices(
+                convert(tool.parameters, custom_serializer=api.custom_serializer)
             ),
         )
-        for tool in api.tools
+        for tool in sorted(api.tools, key=attrgetter("name"))
     ]
+
+
+def _sorted_choices(schema: Any) -> Any:
+    """A JSON schema with the values of each `enum` in sorted order."""
+    if isinstance(schema, dict):
+        return {
+            key: sorted(value, key=str)
+            if key == "enum" and isinstance(value, list)
+            else _sorted_choices(value)
+            for key, value in schema.items()
+        }
+    if isinstance(schema, list):
+        return [_sorted_choices(item) for item in schema]
+    return schema
 
 
 def split_prompt(

@@ -259,13 +259,15 @@ class ToolRouter:
 
 
 def core_tools(catalogue: Sequence[ToolSpec]) -> list[ToolSpec]:
-    """The catalogue's core tools (on, off, live states), in its order: what
-    every route starts with, and a warm-up shows."""
-    return [
-        tool
+    """The catalogue's core tools in the order of their topics (on, off,
+    live states): what every route starts with, and a warm-up shows."""
+    ordered = {
+        tool.name: tool
+        for topic in _CORE_TOPICS
         for tool in catalogue
-        if any(topic in _topic_of(tool) for topic in _CORE_TOPICS)
-    ]
+        if topic in _topic_of(tool)
+    }
+    return list(ordered.values())
 
 
 def _lead(
