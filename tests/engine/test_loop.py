@@ -362,27 +362,50 @@ async def test_a_failed_try_put_right_is_not_in_the_reply(  # noqa: PLR0917 - a 
     assert result.llm_calls == llm_calls
 
 
-async def test_a_sentence_that_reads_an_error_code_out_is_an_apology(
-    client: LLMClient, scripted_llm: ScriptedLLMServer
+@pytest.mark.parametrize(
+    ("failure", "reply", "language", "said"),
+    [
+        # 0.5B answered a refused call with 'The error "InvalidSlotInfo"
+        # indicates that the volume step is not valid.'
+        (
+            {"error": "InvalidSlotInfo", "error_text": "Received invalid slot info"},
+            'The error "InvalidSlotInfo" indicates a bad slot. Try again.',
+            "en",
+            "Sorry, that did not work. Try again.",
+        ),
+        # Its whole reply to a Spanish request was an error text, quoted.
+        (
+            {"error": "MatchFailedError", "error_text": "Nothing was done. No todo."},
+            '"Nothing was done.',
+            "es",
+            "Lo siento, no ha funcionado.",
+        ),
+    ],
+)
+async def test_a_sentence_that_reads_an_error_out_is_an_apology(  # noqa: PLR0917 - a case per kind of error
+    client: LLMClient,
+    scripted_llm: ScriptedLLMServer,
+    failure: JsonObject,
+    reply: str,
+    language: str,
+    said: str,
 ) -> None:
-    """0.5B answered a refused call with 'The error "InvalidSlotInfo"
-    indicates that the volume step is not valid.'"""
-
     async def refused(args: JsonObject) -> JsonObject:
-        return {"error": "InvalidSlotInfo", "error_text": "Received invalid slot info"}
+        return failure
 
     scripted_llm.script(
         Reply(content='{"name": "HassTurnOn", "arguments": {"name": "Thermostat"}}'),
-        Reply(content='The error "InvalidSlotInfo" indicates a bad slot. Try again.'),
+        Reply(content=reply),
     )
     result = await run_loop(
         client,
         LocalStepHost({"HassTurnOn": refused}),
         model="qwen2.5-coder:0.5b",
         history=[Message("user", "raise it to 23")],
+        language=language,
     )
 
-    assert result.text == "Sorry, that did not work. Try again."
+    assert result.text == said
 
 
 async def test_http_400_on_tools_falls_back_to_text_protocol(

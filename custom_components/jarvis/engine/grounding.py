@@ -401,14 +401,24 @@ def _truth(say: Language, claim: _Claim) -> Grounded | None:
     return None
 
 
+# The shortest sentence taken as read out of a failed call's error text:
+# shorter ones ("Sorry.") are the model's own.
+_MIN_COPIED = 12
+
+
 def apologized(
-    sentence: str, codes: Collection[str], language: str | None
+    sentence: str, codes: Collection[str], texts: Collection[str], language: str | None
 ) -> Grounded | None:
-    """A plain apology in place of a sentence that names a failed call's
-    error code: 0.5B read HA's error out ("The error "InvalidSlotInfo"
-    indicates…"). None for any other sentence."""
+    """A plain apology in place of a sentence that reads a failed call's
+    error code or error text out: the texts are English notes for the model
+    ("The error "InvalidSlotInfo" indicates…"; '"Nothing was done.' to a
+    Spanish request). None for any other sentence."""
     text = sentence.strip()
-    if not text or not any(code in text for code in codes):
+    bare = text.strip("\"'“”„«»")
+    if not text or not (
+        any(code in text for code in codes)
+        or (len(bare) >= _MIN_COPIED and any(bare in said for said in texts))
+    ):
         return None
     start, end = sentence.index(text), len(sentence.rstrip())
     return Grounded(sentence[:start] + phrase(FAILED_PLAIN, language) + sentence[end:])

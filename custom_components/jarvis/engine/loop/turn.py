@@ -148,19 +148,20 @@ class Turn:
     def ground(self, text: str) -> Grounded:
         """The model's sentences, each false claim about the home replaced
         with the truth (`grounding`), read against the home as it is now and
-        the results of the turn's successful calls; one that names a failed
-        call's error code ("The error InvalidSlotInfo indicates…") is a plain
-        apology."""
+        the results of the turn's successful calls; one that reads a failed
+        call's error code or text out is a plain apology (`apologized`)."""
         calls = [r.result for r in self.result.tool_calls]
-        codes = {str(r["error"]) for r in calls if failed(r) and r.get("error")}
-        if self.house is None and not codes:
+        failures = [r for r in calls if failed(r)]
+        codes = {str(r["error"]) for r in failures if r.get("error")}
+        texts = [str(r["error_text"]) for r in failures if r.get("error_text")]
+        if self.house is None and not failures:
             return Grounded(text)
         done = [r for r in calls if not failed(r)]
         # Read once for all the sentences of this text, and only if one
         # claims something.
         home = cache(partial(self.house, done)) if self.house else None
         checked = [
-            apologized(sentence, codes, self.language)
+            apologized(sentence, codes, texts, self.language)
             or (ground(sentence, self.language, home) if home else Grounded(sentence))
             for sentence in sentences(text)
         ]
