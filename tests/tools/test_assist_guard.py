@@ -585,6 +585,22 @@ async def test_an_item_goes_on_the_list_the_user_named_without_the_list(
     )
 
 
+async def test_a_list_add_for_a_request_about_a_device_adds_nothing(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, tmp_path: Path
+) -> None:
+    """0.5B added "Puerta del garaje" to a list for "baja la puerta del garaje
+    del todo" ("del todo": fully)."""
+    agent_id = await with_shopping_list(hass, scripted_llm, tmp_path)
+    add = ("HassListAddItem", {"item": "garage door", "name": "Shopping List"})
+    scripted_llm.script(Reply(tool_calls=[add]), Reply(content="Sorry."))
+
+    await converse(hass, agent_id, "close the garage door all the way")
+
+    error = scripted_llm.chat_requests[1]["json"]["messages"][-1]["content"]
+    assert "not a to-do list" in error
+    assert await shopping_items(hass) == []
+
+
 async def test_a_list_add_that_matches_no_list_is_told_in_words(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer, tmp_path: Path
 ) -> None:

@@ -505,3 +505,30 @@ async def test_a_name_that_fits_nothing_in_a_place_the_user_did_not_say_is_asked
     assert speech(response).startswith("Which one do you mean:")
     assert "Garage Door" in speech(response)
     assert len(scripted_llm.chat_requests) == 1
+
+
+async def test_a_first_request_that_fits_several_devices_is_asked_about(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B took "turn on the light" as Kitchen Lights: which light is
+    meant, asked. In another language (the words fit no name) the call
+    stands, and so does one of a follow-up, which the earlier turn tells."""
+    agent_id = await office_home(hass, scripted_llm)
+    call = ("HassTurnOn", {"name": "Kitchen Lights"})
+    scripted_llm.script(Reply(tool_calls=[call]))
+
+    asked = await converse(hass, agent_id, "turn on the light")
+
+    assert speech(asked).startswith("Which one do you mean:")
+    assert "Bed Light" in speech(asked)
+    assert hass.states.get(KITCHEN).state == "off"
+
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Listo."))
+    await converse(hass, agent_id, "enciende la luz, por favor", language="es")
+    assert hass.states.get(KITCHEN).state == "on"
+
+    first = await converse(hass, agent_id, "turn on the bed light")
+    off = ("HassTurnOff", {"name": "Kitchen Lights"})
+    scripted_llm.script(Reply(tool_calls=[off]), Reply(content="Done."))
+    await converse(hass, agent_id, "now the light", first["conversation_id"])
+    assert hass.states.get(KITCHEN).state == "off"

@@ -93,6 +93,15 @@ def user_text() -> str | None:
     return None
 
 
+def first_request() -> bool:
+    """Whether the user's latest message is the first of its conversation
+    (nothing said before can tell what "it" or "the light" is)."""
+    if (log := ha_chat_log.current_chat_log.get()) is None:
+        return False
+    said = [c for c in log.content if isinstance(c, ha_chat_log.UserContent)]
+    return len(said) == 1
+
+
 type Snapshot = dict[str, tuple[str, str] | None]
 
 

@@ -31,7 +31,7 @@ import voluptuous as vol
 
 from ..const import SENSITIVE_KINDS
 from ..engine.digest import in_own_words
-from ..engine.lang import item_without_list, item_without_verb
+from ..engine.lang import every, item_without_list, item_without_verb, verb_domains
 from ..engine.phrases import (
     DID,
     DID_FIELD,
@@ -39,8 +39,8 @@ from ..engine.phrases import (
     actions,
 )
 from ..engine.results import WRONG_STATE, WRONG_TOOL
-from ..engine.text import folded_words, telling_words
-from ..safety.holds import run_calls, user_text
+from ..engine.text import folded_words, mentions, telling_words
+from ..safety.holds import first_request, run_calls, user_text
 from ..safety.policy import assess
 from .builtin import (
     FailSafeTool,
@@ -59,12 +59,14 @@ from .intent_reach import (
     target_deeds,
 )
 from .outside import outside_content_tool
+from .services import satellite_area
 from .targets import (
     Answer,
     Slots,
     match_failure,
     repair_targets,
     todo_list_meant,
+    vague_target,
 )
 
 
@@ -190,6 +192,22 @@ class GuardedIntentTool(WrappingTool):
         if reach.refused and not reach.targets:
             return self._refused(reach)
         reached = reach.targets
+        if (
+            self.repair
+            and (request := user_text())
+            and first_request()
+            and (
+                vague := vague_target(
+                    hass,
+                    [target.state for target in reached],
+                    request,
+                    language=language,
+                    assistant=llm_context.assistant,
+                    satellite_area=satellite_area(hass, llm_context),
+                )
+            )
+        ):
+            return vague.result
         calls = [target.call for target in reached]
 
         async def run() -> JsonObjectType:
@@ -337,6 +355,20 @@ async def _command_effects(
 _LIST_SERVICES = {"HassListAddItem": "add_item", "HassListCompleteItem": "update_item"}
 
 
+# The words that say a request is about a list, in every language.
+_LIST_WORDS = every(lambda pack: pack.tool_topics["list"])
+
+
+def _about_other_kinds(request: str, language: str) -> set[str]:
+    """The kinds of device a request's verbs name where it says nothing of a
+    list: 0.5B added "Puerta del garaje" to a list for "baja la puerta del
+    garaje del todo" ("del todo": fully)."""
+    if mentions(request, _LIST_WORDS):
+        return set()
+    kinds = verb_domains(request, language)
+    return set() if "todo" in kinds else kinds
+
+
 class ListItemTool(WrappingTool):
     """HA's intent that adds an item to a to-do list or checks one off, whose
     result says what it did in the user's language ("added milk to Shopping
@@ -373,6 +405,12 @@ class ListItemTool(WrappingTool):
         """HA's result, with what it did in words when it did it."""
         language = llm_context.language or hass.config.language
         request = user_text() or ""
+        if self.repair and (kinds := _about_other_kinds(request, language)):
+            return {
+                "error": WRONG_TOOL,
+                "error_text": "Nothing was done: the user's request is about a "
+                f"{' or '.join(sorted(kinds))}, not a to-do list.",
+            }
         args = dict(tool_input.tool_args)
         name = args.get("name")
         if self.repair and (

@@ -26,6 +26,7 @@ from homeassistant.helpers import (
     entity_registry as er,
     floor_registry as fr,
     intent,
+    llm,
     service as ha_service,
 )
 from homeassistant.util.json import JsonObjectType
@@ -265,6 +266,15 @@ def entity_area(hass: HomeAssistant, entity_id: str) -> str | None:
     if entry.area_id:
         return entry.area_id
     if entry.device_id and (device := dr.async_get(hass).async_get(entry.device_id)):
+        return device.area_id
+    return None
+
+
+def satellite_area(hass: HomeAssistant, llm_context: llm.LLMContext) -> str | None:
+    """The area of the device a request came from, if known."""
+    if llm_context.device_id and (
+        device := dr.async_get(hass).async_get(llm_context.device_id)
+    ):
         return device.area_id
     return None
 

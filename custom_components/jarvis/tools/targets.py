@@ -246,21 +246,12 @@ def said_targets(
     if len(states) < 2 or leaves_out(request, language):
         return list(states)
     said = folded_words(request)
-    areas, floors = ar.async_get(hass), fr.async_get(hass)
     place_words: set[str] = set()
     in_said_place: list[State] = []
     for state in states:
-        area_id = entity_area(hass, state.entity_id)
-        area = areas.async_get_area(area_id) if area_id else None
-        if area is None:
-            continue
-        floor = floors.async_get_floor(area.floor_id) if area.floor_id else None
-        places = [area.name, *area.aliases]
-        if floor is not None:
-            places += [floor.name, *floor.aliases]
         if said_places := [
             telling
-            for place in places
+            for place in _places(hass, state.entity_id)
             if all_said(telling := telling_words(place), said)
         ]:
             in_said_place.append(state)
@@ -289,6 +280,64 @@ def said_targets(
         return list(states)
     meant = set(most_specific(named))
     return [state for state in states if meant.intersection(names[state.entity_id])]
+
+
+# The shortest word taken as the end of a compound name ("Lampe" of
+# "Stehlampe").
+_COMPOUND_END = 5
+
+
+def _places(hass: HomeAssistant, entity_id: str) -> list[str]:
+    """The names and aliases of the entity's area and of its floor."""
+    area_id = entity_area(hass, entity_id)
+    if (
+        area := ar.async_get(hass).async_get_area(area_id) if area_id else None
+    ) is None:
+        return []
+    floor = fr.async_get(hass).async_get_floor(area.floor_id) if area.floor_id else None
+    return [area.name, *area.aliases, *([floor.name, *floor.aliases] if floor else [])]
+
+
+def vague_target(
+    hass: HomeAssistant,
+    states: Sequence[State],
+    request: str,
+    *,
+    language: str,
+    assistant: str | None,
+    satellite_area: str | None,
+) -> Answer | None:
+    """Which device is meant, asked where a call picks one device the
+    request does not name (in full, by area or floor, or by being where the
+    satellite is) of several its words fit: 0.5B took "turn on the light"
+    as Kitchen Lights. None where its words fit one or none (a name in
+    another language), or the call acts on several ("all the lights")."""
+    if len(states) != 1:
+        return None
+    (state,) = states
+    said = folded_words(request)
+    entry = er.async_get(hass).async_get(state.entity_id)
+    names = [state.name, *(entry.aliases if entry else ())]
+    places = _places(hass, state.entity_id)
+    if any(all_said(telling_words(name), said) for name in [*names, *places]) or (
+        satellite_area and entity_area(hass, state.entity_id) == satellite_area
+    ):
+        return None
+    fitting = [
+        other
+        for other in intent.async_match_targets(
+            hass,
+            intent.MatchTargetsConstraints(domains={state.domain}, assistant=assistant),
+        ).states
+        if any(
+            name_word == word
+            or (len(word) >= _COMPOUND_END and name_word.endswith(word))
+            for name_word in folded_words(other.name)
+            for word in said
+            if len(word) > 2
+        )
+    ]
+    return _which(fitting, language) if len(fitting) > 1 else None
 
 
 def todo_list_meant(
