@@ -585,19 +585,36 @@ async def test_an_item_goes_on_the_list_the_user_named_without_the_list(
     )
 
 
-async def test_a_list_add_for_a_request_about_a_device_adds_nothing(
-    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, tmp_path: Path
+@pytest.mark.parametrize(
+    ("said", "item", "why"),
+    [
+        # 0.5B added "Puerta del garaje" to a list for "baja la puerta del
+        # garaje del todo" ("del todo": fully).
+        ("close the garage door all the way", "garage door", "not a to-do list"),
+        # Its item was the request's verb.
+        (
+            "remind me: water the plants, put it on the shopping list",
+            "Put it",
+            "asks to add something",
+        ),
+    ],
+)
+async def test_a_list_add_that_is_not_what_was_asked_adds_nothing(  # noqa: PLR0917 - a case per kind of add
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    tmp_path: Path,
+    said: str,
+    item: str,
+    why: str,
 ) -> None:
-    """0.5B added "Puerta del garaje" to a list for "baja la puerta del garaje
-    del todo" ("del todo": fully)."""
     agent_id = await with_shopping_list(hass, scripted_llm, tmp_path)
-    add = ("HassListAddItem", {"item": "garage door", "name": "Shopping List"})
+    add = ("HassListAddItem", {"item": item, "name": "Shopping List"})
     scripted_llm.script(Reply(tool_calls=[add]), Reply(content="Sorry."))
 
-    await converse(hass, agent_id, "close the garage door all the way")
+    await converse(hass, agent_id, said)
 
     error = scripted_llm.chat_requests[1]["json"]["messages"][-1]["content"]
-    assert "not a to-do list" in error
+    assert why in error
     assert await shopping_items(hass) == []
 
 

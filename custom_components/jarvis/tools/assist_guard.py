@@ -31,14 +31,20 @@ import voluptuous as vol
 
 from ..const import SENSITIVE_KINDS
 from ..engine.digest import in_own_words
-from ..engine.lang import every, item_without_list, item_without_verb, verb_domains
+from ..engine.lang import (
+    every,
+    item_without_list,
+    item_without_verb,
+    names_no_item,
+    verb_domains,
+)
 from ..engine.phrases import (
     DID,
     DID_FIELD,
     DidPhrase,
     actions,
 )
-from ..engine.results import WRONG_STATE, WRONG_TOOL
+from ..engine.results import INVALID_ARGUMENTS, WRONG_STATE, WRONG_TOOL
 from ..engine.text import folded_words, mentions, telling_words
 from ..safety.holds import first_request, run_calls, user_text
 from ..safety.policy import assess
@@ -429,6 +435,12 @@ class ListItemTool(WrappingTool):
                 item = _item_meant(
                     item_without_list(item, name, language), name, request, language
                 )
+            if names_no_item(item, language):
+                return {
+                    "error": INVALID_ARGUMENTS,
+                    "error_text": f"Nothing was added: '{item}' asks to add "
+                    "something; give the item in the user's words.",
+                }
             args["item"] = item
         tool_input = llm.ToolInput(
             tool_input.tool_name, args, tool_input.id, tool_input.external

@@ -20,6 +20,7 @@ __all__ = [
     "language_pack",
     "leaves_out",
     "measured",
+    "names_no_item",
     "verb_domains",
 ]
 
@@ -82,20 +83,37 @@ def leaves_out(text: str, language: str | None) -> bool:
     )
 
 
+def _list_verbs(language: str | None) -> set[str]:
+    """The verbs that ask for an item to be put on a list, in the language
+    and in English."""
+    return {
+        verb
+        for pack in (language_pack(language), en.LANGUAGE)
+        for verb in (*pack.verb_domains.get("todo", ()), *pack.list_verbs)
+    }
+
+
 def item_without_verb(item: str, request: str, language: str | None) -> str:
     """A to-do item without the request's verb that the model copied into it
     ("Apunta llamar a la abuela" for "apunta llamar a la abuela en mis
     tareas"): that verb asks for the item to be put on a list."""
     first, _, rest = item.strip().partition(" ")
-    verbs = {
-        verb
-        for pack in (language_pack(language), en.LANGUAGE)
-        for verb in (*pack.verb_domains.get("todo", ()), *pack.list_verbs)
-    }
     said = words(first)
-    if rest.strip() and said and said == words(request)[:1] and said[0] in verbs:
+    if (
+        rest.strip()
+        and said
+        and said == words(request)[:1]
+        and said[0] in _list_verbs(language)
+    ):
         return rest.strip()
     return item
+
+
+def names_no_item(item: str, language: str | None) -> bool:
+    """Whether a to-do item is only the words that ask for one ("Put it",
+    0.5B's item for "remind me: water the plants, put it on the shopping
+    list"): it names nothing to add."""
+    return telling_words(item) <= _list_verbs(language)
 
 
 def item_without_list(item: str, list_name: str, language: str | None) -> str:
