@@ -63,7 +63,14 @@ class Recorder[T]:
     ) -> None:
         self.started = dt.datetime.now(dt.UTC)
         self.meta: dict[str, Any] = {
-            "command": " ".join([prog, *(argv or sys.argv[1:])]),
+            # Files by name only: a results file kept in the repository
+            # carries no paths of the machine that wrote it.
+            "command": " ".join(
+                [
+                    prog,
+                    *(Path(a).name if os.sep in a else a for a in argv or sys.argv[1:]),
+                ]
+            ),
             "started": self.started.isoformat(timespec="seconds"),
             "home_assistant": HA_VERSION,
             "cpus": os.cpu_count(),
