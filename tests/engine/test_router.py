@@ -47,6 +47,7 @@ CATALOGUE = [
     tool("HassMediaUnpause", "Resumes a media player.", "name"),
     tool("HassStartTimer", "Starts a new timer.", "minutes"),
     tool("HassShoppingListAddItem", "Adds an item to the shopping list.", "item"),
+    tool("HassVacuumReturnToBase", "Returns a vacuum to base.", "name"),
     tool("HassVacuumStart", "Starts a vacuum.", "name"),
     tool("GetDateTime", "Provides the current date and time."),
     tool(
@@ -271,6 +272,23 @@ def test_the_route_leads_with_the_tool_the_request_points_to_most() -> None:
     ],
 )
 def test_a_level_said_in_words_leads_to_a_level_tool(text: str, lead: str) -> None:
+    assert ToolRouter().route(text, CATALOGUE).lead == lead
+
+
+@pytest.mark.parametrize(
+    ("text", "lead"),
+    [
+        # Both vacuum tools once scored alike, and the first listed led: 0.5B
+        # sent the vacuum home for "saug den Flur".
+        ("saug den Flur", "HassVacuumStart"),
+        ("pon en marcha la aspiradora", "HassVacuumStart"),
+        ("schick den Staubsauger zur Ladestation", "HassVacuumReturnToBase"),
+        ("send the vacuum to its dock", "HassVacuumReturnToBase"),
+    ],
+)
+def test_a_vacuum_is_started_or_sent_home_as_its_words_say(
+    text: str, lead: str
+) -> None:
     assert ToolRouter().route(text, CATALOGUE).lead == lead
 
 

@@ -175,7 +175,8 @@ LANGUAGE = Language(
         "list": words(
             "einkaufsliste, liste, kaufen, aufgaben, aufgabe, notiere, aufschreiben"
         ),
-        "vacuum": words("staubsauger, saug, sauge, saugen, saugroboter"),
+        "vacuumstart": words("staubsauger, saug, sauge, saugen, saugroboter"),
+        "returntobase": words("ladestation, basis, zurück, andocken"),
         "fan": words("ventilator, lüfter"),
         "memory": words("merk, merke, erinnere, vergiss"),
         "search": words("suche"),

@@ -189,7 +189,8 @@ LANGUAGE = Language(
         # Not "todo": the router reads every language's words, and Spanish
         # "del todo" (fully) brought the list tools to a garage door.
         "list": words("shopping, list, add, buy, tasks, task, note, jot"),
-        "vacuum": words("vacuum, clean"),
+        "vacuumstart": words("vacuum, clean"),
+        "returntobase": words("dock, base, return, charger"),
         "fan": words("fan"),
         "memory": words("remember, recall, forget, know, name"),
         "search": words("search, web, look, find"),

@@ -160,7 +160,8 @@ LANGUAGE = Language(
             "música, reproduce, volumen, pausa, pausar, reanuda, reanudar, continúa"
         ),
         "list": words("compra, lista, añade, tareas, tarea, apunta, anota, apúntame"),
-        "vacuum": words("aspiradora, aspira, aspirar"),
+        "vacuumstart": words("aspiradora, aspira, aspirar"),
+        "returntobase": words("base, regresa, cargador"),
         "fan": words("ventilador"),
         "memory": words("recuerda, olvida"),
         "search": words("busca"),

@@ -168,7 +168,8 @@ LANGUAGE = Language(
         "list": words(
             "spesa, lista, aggiungi, compra, attività, compiti, annota, segna"
         ),
-        "vacuum": words("aspirapolvere, pulisci"),
+        "vacuumstart": words("aspirapolvere, pulisci"),
+        "returntobase": words("base, ritorna, caricatore"),
         "fan": words("ventilatore"),
         "memory": words("ricorda, ricordati, dimentica"),
         "search": words("cerca"),

@@ -172,7 +172,8 @@ LANGUAGE = Language(
         "list": words(
             "compras, lista, adiciona, comprar, tarefas, tarefa, anota, aponta"
         ),
-        "vacuum": words("aspirador"),
+        "vacuumstart": words("aspirador"),
+        "returntobase": words("base, regressa, carregador"),
         "fan": words("ventoinha, ventilador"),
         "memory": words("lembra, esquece"),
         "search": words("pesquisa, procura"),
