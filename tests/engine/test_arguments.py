@@ -242,7 +242,7 @@ def test_a_call_the_words_do_not_fit_is_the_tool_their_verbs_name() -> None:
     assert fitting_tool(turn_off, door, [turn_off, turn_on], unlocked) is turn_off
     # Verbs that name two tools as much: as called.
     media_tools = [turn_off, pause, media("HassMediaNext", "Skips a track")]
-    pausing = "pausa la música"
+    pausing = "pausa y salta la música"
     assert fitting_tool(turn_off, speaker, media_tools, pausing) is turn_off
 
 

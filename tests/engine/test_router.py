@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 import pytest
 
 from custom_components.jarvis.engine.router import (
@@ -284,12 +286,16 @@ def test_a_level_said_in_words_leads_to_a_level_tool(text: str, lead: str) -> No
         ("pon en marcha la aspiradora", "HassVacuumStart"),
         ("schick den Staubsauger zur Ladestation", "HassVacuumReturnToBase"),
         ("send the vacuum to its dock", "HassVacuumReturnToBase"),
+        # So did the media tools, on their shared words ("music", "tv").
+        ("pause the music", "HassMediaPause"),
+        ("pausiere den Fernseher", "HassMediaPause"),
+        ("nächster Titel", "HassMediaNext"),
+        ("resume the music", "HassMediaUnpause"),
     ],
 )
-def test_a_vacuum_is_started_or_sent_home_as_its_words_say(
-    text: str, lead: str
-) -> None:
-    assert ToolRouter().route(text, CATALOGUE).lead == lead
+def test_a_vacuum_or_player_does_what_the_words_say(text: str, lead: str) -> None:
+    by_name = sorted(CATALOGUE, key=attrgetter("name"))  # as `tool_specs` lists them
+    assert ToolRouter().route(text, by_name).lead == lead
 
 
 def test_a_word_of_another_language_points_to_no_tool() -> None:

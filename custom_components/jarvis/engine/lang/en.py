@@ -173,6 +173,9 @@ LANGUAGE = Language(
         "unmute": words("unmute"),
         "unpause": words("resume, continue, unpause"),
         "mute": words("mute, silence"),
+        "pause": words("pause"),
+        "next": words("skip, next"),
+        "previous": words("previous"),
         "climate": words(
             "temperature, warm, warmer, cold, colder, heat, heating, thermostat, "
             "degrees"
