@@ -532,3 +532,17 @@ async def test_a_first_request_that_fits_several_devices_is_asked_about(
     scripted_llm.script(Reply(tool_calls=[off]), Reply(content="Done."))
     await converse(hass, agent_id, "now the light", first["conversation_id"])
     assert hass.states.get(KITCHEN).state == "off"
+
+
+async def test_a_call_that_would_do_nothing_to_the_kind_it_reaches_is_refused(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "dim the bed light to 30%" as HassLightSet for a temperature
+    sensor: HA called light.turn_on on the sensor and called it a success."""
+    agent_id = await office_home(hass, scripted_llm)
+    call = ("HassLightSet", {"name": "Outside Temperature", "brightness": 30})
+
+    _, results = await run(hass, scripted_llm, agent_id, call)
+
+    assert results[0]["error"] == "wrong_tool"
+    assert "Outside Temperature is a sensor entity" in results[0]["error_text"]

@@ -18,7 +18,7 @@ from homeassistant.components.light import (
 )
 from homeassistant.components.valve import ValveEntityFeature
 from homeassistant.const import ATTR_ENTITY_ID, ATTR_SUPPORTED_FEATURES
-from homeassistant.core import Context, HomeAssistant, State
+from homeassistant.core import DOMAIN as HA_DOMAIN, Context, HomeAssistant, State
 from homeassistant.helpers import intent
 import voluptuous as vol
 
@@ -178,10 +178,25 @@ def intent_targets(
         reach = intent_targets(
             hass, intent.INTENT_TURN_ON, by_name, assistant=assistant, language=language
         )
-        found = [_at_level(t, intent.INTENT_TURN_ON, slot_level) for t in reach.targets]
-        found = _said_only(hass, found, request, language)
-        leveled = found and not any(t.by_ha for t in found)
-        return Reach(found, reach.shared) if leveled else Reach()
+        leveled = [
+            _at_level(t, intent.INTENT_TURN_ON, slot_level) for t in reach.targets
+        ]
+        leveled = _said_only(hass, leveled, request, language)
+        if all(t.by_ha for t in leveled):
+            # Nothing there takes a level: HA would call light.turn_on on a
+            # sensor and call that a success (HassLightSet for "Bedroom
+            # Temperature", by 0.5B).
+            return Reach(refused=[t.state for t in found])
+        return (
+            Reach() if any(t.by_ha for t in leveled) else Reach(leveled, reach.shared)
+        )
+    # HA's handler calls its own domain's service on whatever the name
+    # reaches, which does nothing to another kind, and calls that a success:
+    # light.turn_on on a temperature sensor for HassLightSet, by 0.5B.
+    working = [t for t in found if t.call.domain in (t.state.domain, HA_DOMAIN)]
+    if found and not working:
+        return Reach(shared=shared, refused=[t.state for t in found])
+    found = working
     if not found:
         return Reach(shared=shared, refused=match.states)
     reached = len(found)
