@@ -211,6 +211,36 @@ def test_a_made_up_argument_moves_no_call_to_a_tool_the_words_fit_less() -> None
     assert fitting_tool(turn_off, muting, [turn_off, mute], "mute the TV") is mute
 
 
+def test_a_made_up_argument_moves_no_call_to_a_tool_no_word_fits() -> None:
+    """0.5B raised a thermostat ("raise it to 23") with a made-up "domain":
+    HassLightSet takes a domain and a colour "temperature", and the call had
+    become a light's."""
+    climate = ToolSpec(
+        "HassClimateSetTemperature",
+        "Sets the target temperature of a climate device",
+        {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "temperature": {"type": "number"},
+            },
+            "required": ["temperature"],
+        },
+    )
+    light_set = ToolSpec(
+        "HassLightSet",
+        LIGHT_SET.description,
+        LIGHT_SET.parameters
+        | {
+            "properties": LIGHT_SET.parameters["properties"]
+            | {"domain": {"type": "string"}}
+        },
+    )
+    args = {"name": "Thermostat", "temperature": 23, "domain": "climate"}
+    chosen = fitting_tool(climate, args, [climate, light_set], "raise it to 23")
+    assert chosen is climate
+
+
 def test_a_call_the_words_do_not_fit_is_the_tool_their_verbs_name() -> None:
     """0.5B wrote "silencia el altavoz en el cuarto de invitados" as
     HassTurnOff, and the speaker was switched off instead of muted."""

@@ -131,7 +131,9 @@ def _by_arguments(
     """The other tool a call's arguments fit, where the called tool does not
     take some of them and exactly one other tool takes more of those, with
     all it requires and all the called tool requires. Unless one of those is
-    a number the user said, it must also fit the request's words as well.
+    a number the user said, it must also fit the request's words, and as
+    well (0.5B's HassClimateSetTemperature with a made-up "domain" had become
+    HassLightSet, which has a colour "temperature", for "raise it to 23").
     HassTurnOn with "position": 20 and a made-up "brightness": 100 is
     HassSetPosition's call; HassListAddItem with an item and a made-up
     "conversation_command" stays a to-do add, not a timer; "setze den
@@ -157,7 +159,7 @@ def _by_arguments(
             if name in properties and _backed(args[name], properties[name], said)
         ]
         if not any(_is_number(properties[name]) for name in taken) and (
-            request_fit(other, request) < fit
+            (other_fit := request_fit(other, request)) < fit or not other_fit
         ):
             return 0
         return len(taken)
