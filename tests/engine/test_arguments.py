@@ -113,6 +113,15 @@ START_TIMER = ToolSpec(
             "stelle die Deckenlampe auf 70 Prozent",
             {"name": "Deckenlampe", "brightness": 70},
         ),
+        # A level said in percent is the level's, whatever level the model
+        # gave (0.5B: brightness 50 and colour temperature 40, which HA
+        # refuses together with a colour).
+        (
+            LIGHT_SET,
+            {"name": "Nachttischlampe", "temperature": 40, "brightness": 50},
+            "Stelle die Nachttischlampe auf 40 Prozent",
+            {"name": "Nachttischlampe", "brightness": 40},
+        ),
         # What the model filled and the user said stays.
         (
             LIGHT_SET,

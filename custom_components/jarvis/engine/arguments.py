@@ -72,6 +72,10 @@ def backed_by_request(tool: ToolSpec, args: JsonObject, request: str) -> JsonObj
     # Each number said backs one argument, the level first: "auf 70 Prozent"
     # is no colour temperature of 70 as well.
     unclaimed = said_numbers(request)
+    # A number said in percent is the level's, whatever the level's value:
+    # "auf 40 Prozent" with a made-up brightness 50 is no colour temperature
+    # of 40.
+    percents = {float(found) for found in _PERCENT_RE.findall(request)}
     checked: JsonObject = {}
     for name in sorted(args, key=lambda name: name != level_name):
         value = args[name]
@@ -82,6 +86,8 @@ def backed_by_request(tool: ToolSpec, args: JsonObject, request: str) -> JsonObj
             or not isinstance(value, (int, float))
         ):
             checked[name] = value
+        elif name != level_name and name not in required and float(value) in percents:
+            continue
         elif float(value) in unclaimed or name in required:
             if float(value) in unclaimed:
                 unclaimed.remove(float(value))
