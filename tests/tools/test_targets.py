@@ -497,7 +497,7 @@ async def test_a_name_that_fits_nothing_in_a_place_the_user_did_not_say_is_asked
     """0.5B sent "open the door" for the Office, which has none: HA's "no
     device called 'Door' in area 'Office'" left it repeating the call."""
     agent_id = await office_home(hass, scripted_llm)
-    call = ("HassTurnOn", {"name": "Door", "area": "Office"})
+    call = ("HassTurnOn", {"name": "Door", "area": "Office", "device_class": "door"})
     scripted_llm.script(Reply(tool_calls=[call]))
 
     response = await converse(hass, agent_id, "open the door")

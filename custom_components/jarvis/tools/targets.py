@@ -181,13 +181,15 @@ def repair_targets(
             )
         return room | place
     # Everything the call could reach without the name, then the ones it
-    # fits; where none does, in the places the user said ("open the door",
-    # area "Living Room" by 0.5B: which of the home's doors).
+    # fits; where none does, in the places the user said, of any kind ("open
+    # the door", area "Living Room" and device class "door" by 0.5B: which
+    # of the home's doors).
     fitting = _fitting(hass, handler, rest, assistant, words)
+    told = {k: v for k, v in _said_places(rest, request).items() if k not in _KINDS}
     if (
         not fitting
         and request
-        and (told := _said_places(rest, request)) != rest
+        and told != rest
         and (elsewhere := _fitting(hass, handler, told, assistant, words))
     ):
         rest, fitting = told, elsewhere
