@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from custom_components.jarvis.engine.arguments import (
@@ -224,15 +226,13 @@ def test_a_made_up_argument_moves_no_call_to_a_tool_no_word_fits() -> None:
     """0.5B raised a thermostat ("raise it to 23") with a made-up "domain":
     HassLightSet takes a domain and a colour "temperature", and the call had
     become a light's."""
-    climate = ToolSpec(
-        "HassClimateSetTemperature",
-        "Sets the target temperature of a climate device",
-        {
+    temperature = {"type": "number"}
+    climate = replace(
+        SET_POSITION,
+        name="HassClimateSetTemperature",
+        parameters={
             "type": "object",
-            "properties": {
-                "name": {"type": "string"},
-                "temperature": {"type": "number"},
-            },
+            "properties": {"name": {"type": "string"}, "temperature": temperature},
             "required": ["temperature"],
         },
     )
