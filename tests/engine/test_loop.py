@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import replace
 import json
 from typing import Any
 
@@ -539,16 +540,31 @@ async def test_a_call_cut_off_in_an_argument_its_tool_takes_ends_in_an_apology(
     assert [call.outcome for call in result.calls] == ["cut"]
 
 
-async def test_a_call_cut_off_in_an_argument_its_tool_does_not_take_runs(
-    client: LLMClient, scripted_llm: ScriptedLLMServer
+@pytest.mark.parametrize(
+    "domain",
+    [
+        None,  # not taken
+        # Optional, one value: 0.5B looped door classes into HassVacuumStart's.
+        {"type": "array", "items": {"type": "string", "enum": ["light"]}},
+    ],
+)
+async def test_a_call_cut_off_in_an_argument_that_cannot_narrow_it_runs(
+    client: LLMClient, scripted_llm: ScriptedLLMServer, domain: JsonObject | None
 ) -> None:
-    """HassTurnOn here takes no domain: what came before it is the call."""
+    """What came before the loop is the call: the argument says no more than
+    the tool's name."""
+    turn_on = TOOLS[0]
+    if domain is not None:
+        properties = turn_on.parameters["properties"] | {"domain": domain}
+        turn_on = replace(
+            turn_on, parameters=turn_on.parameters | {"properties": properties}
+        )
     scripted_llm.script(
         Reply(content=runaway_call("domain")),
         Reply(content="The kitchen light is on."),
     )
     host, calls = make_host()
-    await run_loop(client, host)
+    await run_loop(client, host, tools=[turn_on, *TOOLS[1:]])
 
     assert calls == [{"name": "kitchen light"}]
 

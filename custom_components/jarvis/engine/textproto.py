@@ -301,14 +301,14 @@ def _describe_tool(tool: ToolSpec) -> str:
         # An optional argument of one allowed value says nothing the tool's
         # name does not ("domain: one of media_player"), costs tokens every
         # turn, and 0.5B looped in it.
-        if name in required or not _one_value(schema)
+        if name in required or not one_value(schema)
     ]
     if not parts:
         return f"{description} No arguments."
     return f"{description} Arguments: {', '.join(parts)}."
 
 
-def _one_value(schema: Mapping[str, Any]) -> bool:
+def one_value(schema: Mapping[str, Any]) -> bool:
     """Whether an argument allows one value only (or a list of it)."""
     if schema.get("type") == "array":
         schema = schema.get("items") or {}

@@ -21,6 +21,7 @@ from ..text import lower_words
 from ..textproto import (
     cut_call,
     find_tool,
+    one_value,
     parse_text_reply,
     render_messages_for_text_protocol,
     render_tool_section,
@@ -219,16 +220,22 @@ class ModelStep:
 
     def _looped_call(self, held: str) -> tuple[str, JsonObject] | None:
         """The call a reply cut off in a loop was writing, if the argument it
-        looped in is one its tool does not take: dropping that cannot widen
-        what the call does (0.5B looped "Despacho" into a to-do add's
-        made-up "domain")."""
+        looped in is one its tool does not take, or an optional one with one
+        allowed value: dropping that cannot widen what the call does (0.5B
+        looped "Despacho" into a to-do add's made-up "domain", and door
+        classes into HassVacuumStart's, which only says "vacuum")."""
         if not (self._repeating and self._tools_offered):
             return None
         if (cut := cut_call(strip_think(held))) is None:
             return None
         name, args, looped_in = cut
-        tool = find_tool(name, self._turn.tools.values())
-        if tool is None or looped_in in (tool.parameters.get("properties") or {}):
+        if (tool := find_tool(name, self._turn.tools.values())) is None:
+            return None
+        properties = tool.parameters.get("properties") or {}
+        required = tool.parameters.get("required") or ()
+        if looped_in in properties and (
+            looped_in in required or not one_value(properties[looped_in])
+        ):
             return None
         return name, args
 
