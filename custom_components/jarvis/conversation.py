@@ -52,8 +52,9 @@ from .safety.holds import run_calls
 from .tools.assist_guard import MatchedCommand, guard_assist_tools, matched_command
 from .tools.deeds import describe
 from .tools.home import home_api, house_view, live_lookup
-from .tools.hub import CURRENT_ENTRY, DATA_TOOLS
-from .tools.intent_reach import service_intent_handler, target_deeds
+from .tools.hub import CURRENT_ENTRY, DATA_TOOLS, JarvisTools
+from .tools.intent_reach import Target, service_intent_handler, target_deeds
+from .tools.referents import referred_command
 from .wake_word import async_wake_phrase
 
 # Agents answer concurrently; the LLM server queues what it cannot run at once.
@@ -195,13 +196,19 @@ class JarvisConversationEntity(
         ):
             return self._async_local_result(chat_log, local, started)
         if kept and (
-            mine := await self._async_run_match(user_input, chat_log, *kept[0], started)
+            mine := await self._async_run_match(
+                user_input, chat_log, kept[0][1], started
+            )
         ):
             return mine
         if self.prefers_local and (
             joined := await self._async_run_parts(user_input, chat_log)
         ):
             return self._async_local_result(chat_log, joined, started)
+        if self.feature(CONF_TARGET_REPAIR) and (
+            referred := await self._async_run_referred(user_input, chat_log, started)
+        ):
+            return referred
         try:
             await chat_log.async_provide_llm_data(
                 user_input.as_llm_context(DOMAIN),
@@ -274,9 +281,9 @@ class JarvisConversationEntity(
         """A request that joins commands HA's matcher each understands
         ("close the blinds and then turn on the spotlights"): run in order,
         with no LLM call, each by HA or, where HA would act on more than the
-        part names, on what it names. All or none: when one piece is not
-        such a command (or must wait for a yes), nothing runs here and the
-        model gets it."""
+        part names, on what it names; the pieces that must wait for a yes
+        are held together and asked about last. All or none: when one piece
+        is not such a command, nothing runs here and the model gets it."""
         parts = command_parts(user_input.text, user_input.language)
         if len(parts) < 2:
             return None
@@ -287,9 +294,18 @@ class JarvisConversationEntity(
             if (understood := await _understood(self.hass, part, chat_log)) is None:
                 return None
             plans.append((part, understood))
+        question = ""
+        if held := [
+            t for _, kept in plans if kept and kept.sensitive for t in kept.targets
+        ]:
+            if (hub := self.hass.data.get(DATA_TOOLS)) is None:
+                return None
+            question = self._hold(hub, user_input, held)
         speeches = []
         for part, kept in plans:
             speech = ""
+            if kept and kept.sensitive:
+                continue
             if kept:
                 speech = await self._async_run_targets(part, kept) or ""
             elif local := await conversation.async_handle_intents(
@@ -302,6 +318,8 @@ class JarvisConversationEntity(
             if speech:
                 # HA's replies have no full stop ("Turned on the light").
                 speeches.append(speech if speech[-1] in ".!?" else f"{speech}.")
+        if question:
+            speeches.append(question)
         response = intent.IntentResponse(language=user_input.language)
         response.async_set_speech(" ".join(speeches))
         return response
@@ -319,11 +337,36 @@ class JarvisConversationEntity(
             return None
         return done(target_deeds(self.hass, command.targets), user_input.language)
 
+    async def _async_run_referred(
+        self,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+        started: float,
+    ) -> conversation.ConversationResult | None:
+        """A command that names no device, run on what the last turn was
+        about, or the question which device it means (`referents`)."""
+        referred = referred_command(
+            self.hass,
+            chat_log,
+            user_input.text,
+            language=user_input.language,
+            assistant=ASSISTANT,
+        )
+        if isinstance(referred, str):
+            return self._async_reply(
+                user_input,
+                chat_log,
+                TurnResult(text=referred, ended="final_reply"),
+                started,
+            )
+        if referred is None:
+            return None
+        return await self._async_run_match(user_input, chat_log, referred, started)
+
     async def _async_run_match(
         self,
         user_input: conversation.ConversationInput,
         chat_log: conversation.ChatLog,
-        match: RecognizeResult,
         command: MatchedCommand,
         started: float,
     ) -> conversation.ConversationResult | None:
@@ -339,8 +382,26 @@ class JarvisConversationEntity(
             return self._async_reply(
                 user_input, chat_log, TurnResult(text=reply), started
             )
-        calls = [target.call for target in command.targets]
-        acts = target_deeds(self.hass, command.targets)
+        return self._async_reply(
+            user_input,
+            chat_log,
+            TurnResult(
+                text=self._hold(hub, user_input, command.targets),
+                ended="confirmation",
+            ),
+            started,
+        )
+
+    @callback
+    def _hold(
+        self,
+        hub: JarvisTools,
+        user_input: conversation.ConversationInput,
+        targets: list[Target],
+    ) -> str:
+        """Hold the targets' calls for the user's yes: the question to ask."""
+        calls = [target.call for target in targets]
+        acts = target_deeds(self.hass, targets)
 
         async def run() -> JsonObjectType:
             return await run_calls(self.hass, calls, user_input.context)
@@ -350,16 +411,10 @@ class JarvisConversationEntity(
             describe(acts, calls),
             run,
             calls=calls,
-            touched=[target.state.entity_id for target in command.targets],
+            touched=[target.state.entity_id for target in targets],
             deeds=acts,
         )
-        question = str(held[FINAL_REPLY])
-        return self._async_reply(
-            user_input,
-            chat_log,
-            TurnResult(text=question, ended="confirmation"),
-            started,
-        )
+        return str(held[FINAL_REPLY])
 
     @callback
     def _async_reply(
@@ -448,8 +503,8 @@ async def _understood(
 ) -> MatchedCommand | Literal[False] | None:
     """How a command runs with no LLM call (nothing runs: the filter sees
     the match and declines it): False where HA's matcher runs it by itself,
-    the command Jarvis runs where HA would act on more than it names, None
-    where it needs the model or a yes."""
+    the command Jarvis runs where HA would act on more than it names or
+    that waits for a yes, None where it needs the model."""
     matches: list[RecognizeResult] = []
 
     def look(result: RecognizeResult) -> bool:
@@ -462,9 +517,7 @@ async def _understood(
     kept: list[tuple[RecognizeResult, MatchedCommand]] = []
     if not matches or not _needs_llm(hass, kept, user_input.text, matches[0]):
         return False if matches else None
-    if kept and not (command := kept[0][1]).sensitive:
-        return command
-    return None
+    return kept[0][1] if kept else None
 
 
 @callback

@@ -11,6 +11,7 @@ from custom_components.jarvis.engine.grounding import (
     HouseView,
     ground,
     holds,
+    named,
 )
 from custom_components.jarvis.engine.llm.base import LLMClient
 from custom_components.jarvis.engine.loop import (
@@ -161,6 +162,24 @@ def test_a_kind_names_the_one_device_of_its_domain(
 
 def test_a_kind_of_several_devices_names_none() -> None:
     assert ground("The lock is unlocked.", "en", home).text == "The lock is unlocked."
+
+
+def test_named_devices_by_name_and_by_the_kind_of_the_only_one() -> None:
+    said = "Desk Lamp is on; the Smart Lock and the music are off. Smart Lock!"
+    devices = (
+        *HOME,
+        Device(("Desk Lamp",), "light", "on"),
+    )
+    assert [d.names[0] for d in named(said, devices, "en")] == [
+        "Desk Lamp",
+        "Smart Lock",
+        "Smart Lock",
+        "Smart Lock",
+        "Music",
+    ]
+    assert [d.domain for d in named("La música está en pausa.", SMALL_HOME, "es")] == [
+        "media_player"
+    ]
 
 
 def test_the_home_is_read_only_for_a_sentence_that_claims_something() -> None:

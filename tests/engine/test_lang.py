@@ -68,12 +68,16 @@ def test_pack_fills_what_english_fills(pack: Language) -> None:
                     assert _slots(value) == _slots(english[key]), (field.name, key)
 
 
+# Most languages write no pronoun onto a verb.
+_MAY_BE_EMPTY = frozenset({"clitics"})
+
+
 @pytest.mark.parametrize("pack", LANGUAGES, ids=lambda pack: pack.code)
 def test_pack_fills_every_field(pack: Language) -> None:
     """A new language is one file: nothing it leaves empty falls back to code."""
     for field in fields(Language):
         value = getattr(pack, field.name)
-        assert value, field.name
+        assert value or field.name in _MAY_BE_EMPTY, field.name
         if isinstance(value, Mapping):
             assert all(value.values()), field.name
 

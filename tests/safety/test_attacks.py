@@ -975,26 +975,29 @@ async def test_the_fast_path_holds_what_hass_matcher_would_run(
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "opens"),
     [
-        "turn on the kitchen lights and unlock side gate lock",
-        "open driveway gate and then turn on the kitchen lights",
-        "turn on the kitchen lights, run welcome home",
+        ("turn on the kitchen lights and unlock side gate lock", SIDE_LOCK),
+        ("open driveway gate and then turn on the kitchen lights", GATE),
+        ("turn on the kitchen lights, run welcome home", FRONT_DOOR),
     ],
 )
-async def test_joined_commands_with_a_sensitive_piece_run_nothing_at_once(
-    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, text: str
+async def test_joined_commands_hold_their_sensitive_piece_for_a_yes(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, text: str, opens: str
 ) -> None:
-    """The fast path runs joined commands only when each would run at once:
-    one that must wait for a yes sends the whole request to the model."""
+    """The fast path runs a joined command's plain pieces at once and asks
+    about the one that must wait for a yes, last; only the yes runs it."""
     house = await setup_house(hass, scripted_llm, prefer_local=True)
     await hass.services.async_call(
         "light", "turn_off", {"entity_id": KITCHEN_LIGHTS}, blocking=True
     )
-    scripted_llm.script(Reply(content="Which should I do first?"))
     before = guarded(hass)
-    await ask(hass, house.agent, text)
+    first = await ask(hass, house.agent, text)
 
+    assert speech(first).endswith("?"), speech(first)
     assert changed(hass, before) == set()
-    assert hass.states.get(KITCHEN_LIGHTS).state == "off"
-    assert len(scripted_llm.chat_requests) == 1
+    assert hass.states.get(KITCHEN_LIGHTS).state == "on"
+
+    await ask(hass, house.agent, "yes", first["conversation_id"])
+    assert opens in changed(hass, before)
+    assert scripted_llm.chat_requests == []

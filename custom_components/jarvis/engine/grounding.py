@@ -42,6 +42,8 @@ class Device:
     attributes: Mapping[str, object] = field(default_factory=dict)
     # A successful call of this turn acted on it.
     acted: bool = False
+    # How the host knows it.
+    entity_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,6 +408,30 @@ def _truth(say: Language, claim: _Claim) -> Grounded | None:
 _MIN_COPIED = 12
 
 
+def _packs(language: str | None) -> list[_Words]:
+    """The words of the language and of English."""
+    return [
+        _BY_CODE[code]
+        for code in dict.fromkeys([language_code(language), "en"])
+        if code in _BY_CODE
+    ]
+
+
+def _kinds(packs: Sequence[_Words]) -> dict[tuple[str, ...], str]:
+    return {kind: domain for words in packs for kind, domain in words.kinds.items()}
+
+
+def named(text: str, devices: Sequence[Device], language: str | None) -> list[Device]:
+    """The devices a text names, by name or by the kind of a home's one
+    device of that kind, in its language's words and in English."""
+    found: list[Device] = []
+    for _, named in _mentions(
+        _tokens(text), devices, _kinds(_packs(language))
+    ).values():
+        found.extend(d for d in named if not any(d is f for f in found))
+    return found
+
+
 def apologized(
     sentence: str, codes: Collection[str], texts: Collection[str], language: str | None
 ) -> Grounded | None:
@@ -435,18 +461,13 @@ def ground(
     if sentence.rstrip().endswith("?"):
         return Grounded(sentence)
     tokens = _tokens(sentence)
-    packs = [
-        _BY_CODE[code]
-        for code in dict.fromkeys([language_code(language), "en"])
-        if code in _BY_CODE
-    ]
+    packs = _packs(language)
     grams = _grams(tokens)
     if any(not grams.isdisjoint(words.doubts) for words in packs) or all(
         grams.isdisjoint(words.claiming) for words in packs
     ):
         return Grounded(sentence)
-    kinds = {kind: domain for words in packs for kind, domain in words.kinds.items()}
-    mentions = _mentions(tokens, house(), kinds)
+    mentions = _mentions(tokens, house(), _kinds(packs))
     for words in packs:
         claims = _claims(words, tokens, mentions)
         if truths := [

@@ -111,6 +111,7 @@ AND = _table(lambda pack: pack.list_and)
 OR = _table(lambda pack: pack.list_or)
 # When the user's words fit several devices: nothing is done until they say which.
 WHICH = _table(lambda pack: pack.which)
+WHICH_DEVICE = _table(lambda pack: pack.which_device)
 ASK_ACTIONS = _table(lambda pack: pack.ask_actions)
 # For actions without a verb of `TO_DO`: their English description, quoted.
 ASK_DESCRIBED = _table(lambda pack: pack.ask_described)

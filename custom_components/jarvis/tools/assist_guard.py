@@ -124,13 +124,20 @@ def matched_command(
         language=hass.config.language,
         request=request,
     )
-    calls = [target.call for target in reach.targets]
-    sensitive = bool(assess(hass, calls, _guarded_kinds(hass)).sensitive)
+    sensitive = command_on(hass, reach.targets).sensitive
     targets = reach.targets
     if required := result.intent_data.requires_context.get("domain"):
         domains = {required} if isinstance(required, str) else set(required)
         targets = [t for t in targets if t.state.domain in domains] or targets
     return MatchedCommand(targets, sensitive, reach.shared, reach.narrowed)
+
+
+@callback
+def command_on(hass: HomeAssistant, targets: list[Target]) -> MatchedCommand:
+    """A command Jarvis resolved itself, asked about where a call needs a yes."""
+    calls = [target.call for target in targets]
+    sensitive = bool(assess(hass, calls, _guarded_kinds(hass)).sensitive)
+    return MatchedCommand(targets, sensitive, shared=False, narrowed=False)
 
 
 class GuardedIntentTool(WrappingTool):

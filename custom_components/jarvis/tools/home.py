@@ -474,6 +474,7 @@ def house_view(hass: HomeAssistant, assistant: str) -> HouseView:
                 state.state,
                 {key: state.attributes.get(key) for key in CLAIMED_ATTRIBUTES},
                 acted=state.entity_id in acted,
+                entity_id=state.entity_id,
             )
             for state in hass.states.async_all()
             if async_should_expose(hass, assistant, state.entity_id)

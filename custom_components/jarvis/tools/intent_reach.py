@@ -16,6 +16,7 @@ from homeassistant.components.light import (
     ATTR_SUPPORTED_COLOR_MODES,
     brightness_supported,
 )
+from homeassistant.components.media_player.const import MediaPlayerEntityFeature
 from homeassistant.components.valve import ValveEntityFeature
 from homeassistant.const import ATTR_ENTITY_ID, ATTR_SUPPORTED_FEATURES
 from homeassistant.core import DOMAIN as HA_DOMAIN, Context, HomeAssistant, State
@@ -212,6 +213,74 @@ def intent_targets(
     ):
         found = [_at_level(t, intent_type, round(level)) for t in found]
     return Reach(found, shared, narrowed=len(found) < reached)
+
+
+def targets_of(
+    hass: HomeAssistant,
+    intent_type: str,
+    states: Iterable[State],
+    *,
+    assistant: str | None,
+    language: str,
+) -> list[Target]:
+    """The calls a service intent with no slots but its targets makes for
+    these entities, of those it can act on ("turn them off", said of what
+    the last turn named)."""
+    if (handler := service_intent_handler(hass, intent_type)) is None:
+        return []
+    intent_obj = intent.Intent(
+        hass,
+        platform=DOMAIN,
+        intent_type=intent_type,
+        slots={},
+        text_input=None,
+        context=Context(),
+        language=language,
+        assistant=assistant,
+    )
+    found = [
+        target
+        for state in states
+        if (target := _target(hass, handler, intent_obj, state)) is not None
+    ]
+    return [t for t in found if t.call.domain in (t.state.domain, HA_DOMAIN)]
+
+
+def level_targets(
+    states: Iterable[State], level: float, *, percent: bool
+) -> list[Target]:
+    """Each entity set to a level said with no device ("set it to 50"): a
+    thermostat to that temperature (unless said in percent, or outside its
+    range), a player to that volume, a light, cover, valve or fan to that
+    percentage; of those that take such a level."""
+    targets = []
+    for state in states:
+        data: dict[str, Any] = {ATTR_ENTITY_ID: state.entity_id}
+        features = int(state.attributes.get(ATTR_SUPPORTED_FEATURES) or 0)
+        if state.domain == "climate":
+            low, high = (state.attributes.get(k) for k in ("min_temp", "max_temp"))
+            if (
+                not percent
+                and isinstance(low, (int, float))
+                and isinstance(high, (int, float))
+                and low <= level <= high
+            ):
+                call = Call("climate", "set_temperature", data | {"temperature": level})
+                targets.append(Target(state, call, by_ha=False))
+            continue
+        if not 0 <= level <= 100:
+            continue
+        if state.domain == "media_player":
+            if features & MediaPlayerEntityFeature.VOLUME_SET:
+                call = Call(
+                    "media_player", "volume_set", data | {"volume_level": level / 100}
+                )
+                targets.append(Target(state, call, by_ha=False))
+            continue
+        on = Target(state, Call(state.domain, "turn_on", data))
+        if (leveled := _at_level(on, intent.INTENT_TURN_ON, round(level))) is not on:
+            targets.append(leveled)
+    return targets
 
 
 def _of_a_kind_refused(

@@ -39,6 +39,9 @@ class Language:
     list_or: str
     # When the user's words fit several devices, with {choices}.
     which: str
+    # When a command names no device ("turn it off") and nothing said before
+    # tells which.
+    which_device: str
     # With {actions}: `to_do` phrases joined with `list_and`.
     ask_actions: str
     # For actions without a verb of `to_do`: their English {action}, quoted.
@@ -71,6 +74,13 @@ class Language:
     # Words that leave devices out of a command: "except", "but not". A call
     # is then not narrowed to the devices or places the request names.
     exceptions: tuple[str, ...]
+    # What a command that names no device may say beside its on/off words
+    # (`engine.referring`): words for what was just said or done ("it",
+    # "them", "both"), verbs that name no action ("turn", "set") and small
+    # words ("now", "too"). Never "everything": that names the whole home.
+    referring: tuple[str, ...]
+    # Pronouns written onto a verb: "la" of "apágala".
+    clitics: tuple[str, ...]
 
     # What a reply claims of a device, checked against the home
     # (`engine.grounding`). Words by the state they claim; the first is

@@ -50,6 +50,7 @@ LANGUAGE = Language(
     list_and=" und ",
     list_or=" oder ",
     which="Welches meinst du: {choices}?",
+    which_device="Welches Gerät meinst du?",
     ask_actions="Soll ich {actions}?",
     ask_described="Soll ich das tun: {action}?",
     done_actions="Erledigt, ich habe {actions}.",
@@ -82,6 +83,10 @@ LANGUAGE = Language(
         "auf, zu, zur, zum, in, meine, meinen, meiner, die, der, den, unsere, unseren"
     ),
     exceptions=words("außer, ausser, bis auf, ausgenommen, aber nicht"),
+    referring=words(
+        "es, sie, ihn, das, die, den, dies, beide, beiden, alle, mach, mache, schalte, schalt, stelle, stell, setze, setz, dreh, drehe, jetzt, nun, auch, wieder, grad"
+    ),
+    clitics=(),
     state_words={
         "on": words("an, eingeschaltet, angeschaltet"),
         "off": words("aus, ausgeschaltet, abgeschaltet"),

@@ -50,6 +50,7 @@ LANGUAGE = Language(
     list_and=" and ",
     list_or=" or ",
     which="Which one do you mean: {choices}?",
+    which_device="Which device do you mean?",
     ask_actions="Shall I {actions}?",
     ask_described="Shall I {action}?",
     done_actions="Done, I {actions}.",
@@ -76,6 +77,10 @@ LANGUAGE = Language(
     list_verbs=words("put, write"),
     list_links=words("to, on, onto, in, into, my, the, our"),
     exceptions=words("except, apart from, but not, other than, besides"),
+    referring=words(
+        "it, them, that, those, this, these, both, all, one, turn, switch, set, make, put, change, raise, lower, increase, decrease, now, too, also, again, back, degrees"
+    ),
+    clitics=(),
     state_words={
         "on": words("on, switched on, turned on"),
         "off": words("off, switched off, turned off"),

@@ -50,6 +50,7 @@ LANGUAGE = Language(
     list_and=" y ",
     list_or=" o ",
     which="¿Cuál quieres decir: {choices}?",
+    which_device="¿Qué dispositivo quieres decir?",
     ask_actions="¿Debo {actions}?",
     ask_described="¿Debo hacer esto: {action}?",
     done_actions="Hecho, he {actions}.",
@@ -76,6 +77,10 @@ LANGUAGE = Language(
     list_verbs=words("pon, ponme, mete, escribe"),
     list_links=words("a, al, en, la, las, el, los, mi, mis, nuestra, nuestras, de"),
     exceptions=words("excepto, salvo, menos, aparte de, pero no"),
+    referring=words(
+        "lo, la, los, las, le, les, eso, esto, ambos, ambas, todos, todas, pon, ponme, sube, baja, cambia, ajusta, ahora, también, otra, vez, de, nuevo, a, al, grados"
+    ),
+    clitics=words("lo, la, los, las, le, les, me"),
     state_words={
         "on": words("encendido, encendida"),
         "off": words("apagado, apagada"),

@@ -50,6 +50,7 @@ LANGUAGE = Language(
     list_and=" et ",
     list_or=" ou ",
     which="Lequel veux-tu dire : {choices} ?",
+    which_device="Quel appareil veux-tu dire ?",
     ask_actions="Dois-je {actions} ?",
     ask_described="Dois-je faire ceci : {action} ?",
     done_actions="C'est fait, j'ai {actions}.",
@@ -76,6 +77,10 @@ LANGUAGE = Language(
     list_verbs=words("mets, mettre, écris"),
     list_links=words("à, au, sur, dans, ma, mes, la, le, les, notre, nos, de"),
     exceptions=words("sauf, excepté, hormis, à part, mais pas"),
+    referring=words(
+        "le, la, les, l, ça, cela, tous, toutes, deux, mets, règle, monte, baisse, maintenant, aussi, encore, à, au, degrés"
+    ),
+    clitics=(),
     state_words={
         "on": words("allumé, allumée"),
         "off": words("éteint, éteinte"),

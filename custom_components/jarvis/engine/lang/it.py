@@ -50,6 +50,7 @@ LANGUAGE = Language(
     list_and=" e ",
     list_or=" o ",
     which="Quale intendi: {choices}?",
+    which_device="Quale dispositivo intendi?",
     ask_actions="Devo {actions}?",
     ask_described="Devo fare questo: {action}?",
     done_actions="Fatto, ho {actions}.",
@@ -78,6 +79,10 @@ LANGUAGE = Language(
         "a, alla, al, nella, nel, sulla, in, mia, mie, mio, la, le, il, nostra"
     ),
     exceptions=words("tranne, eccetto, salvo, a parte, ma non"),
+    referring=words(
+        "lo, la, li, le, l, questo, quello, tutti, tutte, entrambi, entrambe, metti, imposta, alza, abbassa, ora, adesso, anche, di, nuovo, a, al, gradi"
+    ),
+    clitics=words("lo, la, li, le"),
     state_words={
         "on": words("acceso, accesa"),
         "off": words("spento, spenta"),

@@ -47,6 +47,7 @@ LANGUAGE = Language(
     list_and=" en ",
     list_or=" of ",
     which="Welke bedoel je: {choices}?",
+    which_device="Welk apparaat bedoel je?",
     ask_actions="Zal ik {actions}?",
     ask_described="Zal ik dit doen: {action}?",
     done_actions="Klaar, ik heb {actions}.",
@@ -77,6 +78,10 @@ LANGUAGE = Language(
     list_verbs=words("zet, schrijf"),
     list_links=words("aan, op, in, mijn, de, het, onze"),
     exceptions=words("behalve, uitgezonderd, maar niet"),
+    referring=words(
+        "het, ze, die, dat, deze, beide, allemaal, alle, zet, doe, draai, stel, in, nu, ook, weer, op, graden"
+    ),
+    clitics=(),
     state_words={
         "on": words("aan, ingeschakeld, aangezet"),
         "off": words("uit, uitgeschakeld, uitgezet"),

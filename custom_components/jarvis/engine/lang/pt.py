@@ -50,6 +50,7 @@ LANGUAGE = Language(
     list_and=" e ",
     list_or=" ou ",
     which="Qual queres dizer: {choices}?",
+    which_device="Que dispositivo queres dizer?",
     ask_actions="Devo {actions}?",
     ask_described="Devo fazer isto: {action}?",
     done_actions="Feito, {actions}.",
@@ -76,6 +77,10 @@ LANGUAGE = Language(
     list_verbs=words("põe, coloca, escreve"),
     list_links=words("a, à, ao, na, no, em, minha, minhas, meu, as, o, nossa, de"),
     exceptions=words("exceto, menos, salvo, à exceção de, mas não"),
+    referring=words(
+        "o, a, os, as, ele, ela, eles, elas, isso, isto, ambos, ambas, todos, todas, põe, coloca, ajusta, sobe, baixa, agora, também, de, novo, outra, vez, em, no, na, ao, graus"
+    ),
+    clitics=(),
     state_words={
         "on": words("ligado, ligada, aceso, acesa"),
         "off": words("desligado, desligada, apagado, apagada"),
