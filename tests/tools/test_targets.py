@@ -436,6 +436,30 @@ async def test_a_request_that_leaves_a_device_out_is_not_narrowed_to_it(
     assert states(hass, "light.office_rgbw_lights", AC) == ["off", "off"]
 
 
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("turn everything off in the office", "en"),
+        ("Mach alles im Office aus", "de"),
+    ],
+)
+async def test_everything_in_a_room_is_its_lights_switches_fans_and_players(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, text: str, language: str
+) -> None:
+    """0.5B sent "Mach alles im Büro aus" as the office's fan alone."""
+    agent_id = await office_home(hass, scripted_llm)
+    await hass.services.async_call(
+        "cover", "open_cover", {"entity_id": OFFICE_BLINDS}, blocking=True
+    )
+    call = ("HassTurnOff", {"name": "Ceiling Lights", "area": "Office"})
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+
+    await converse(hass, agent_id, text, language=language)
+
+    assert states(hass, *OFFICE_LIGHTS, AC) == ["off", "off", "off"]
+    assert hass.states.get(OFFICE_BLINDS).state not in ("closed", "closing")
+
+
 async def test_a_room_that_lacks_what_the_request_is_about_is_left_alone(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

@@ -26,7 +26,7 @@ from homeassistant.helpers import (
 )
 from homeassistant.util.json import JsonObjectType
 
-from ..engine.lang import leaves_out, verb_domains
+from ..engine.lang import leaves_out, says_everything, verb_domains
 from ..engine.phrases import FINAL_REPLY, OR, WHICH, FinalReply, listed, phrase
 from ..engine.results import NO_MATCH
 from ..engine.text import (
@@ -99,6 +99,10 @@ def repair_targets(
     name = slots.get("name", {}).get("value")
     if not isinstance(name, str) or name == "all":
         return slots
+    if (
+        everywhere := _everything_in(hass, handler, name, request, language)
+    ) is not None:
+        return everywhere
     # A name several kinds of entity share: the user's verb says which one
     # ("open" the opener's cover), whatever other kind the model picked.
     if _kind_unsaid(slots, request, language) and (
@@ -393,6 +397,28 @@ def _named_by_user(
     }
     most = most_specific(named)
     return most[0] if len(most) == 1 else None
+
+
+def _everything_in(
+    hass: HomeAssistant,
+    handler: intent.DynamicServiceIntentHandler,
+    name: str,
+    request: str | None,
+    language: str,
+) -> Slots | None:
+    """What "turn everything off in the office" is for, where the call named
+    one device the user did not ("Büroventilator", by 0.5B): the room's
+    lights, switches, fans and players, never its locks or doors."""
+    if (
+        handler.intent_type not in (intent.INTENT_TURN_ON, intent.INTENT_TURN_OFF)
+        or not request
+        or not says_everything(request, language)
+        or leaves_out(request, language)
+        or telling_words(name) <= folded_words(request)
+        or not (place := _area_said(hass, request))
+    ):
+        return None
+    return {"domain": {"value": _ROOM_DOMAINS}} | place
 
 
 def _area_said(hass: HomeAssistant, request: str) -> Slots:

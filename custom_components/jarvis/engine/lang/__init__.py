@@ -21,6 +21,7 @@ __all__ = [
     "leaves_out",
     "measured",
     "names_no_item",
+    "says_everything",
     "verb_domains",
 ]
 
@@ -77,9 +78,20 @@ def measured(text: str, language: str | None) -> set[str]:
 def leaves_out(text: str, language: str | None) -> bool:
     """Whether a request leaves devices out ("all lights except the lamp"),
     in its language or in English."""
+    return _says(text, language, lambda pack: pack.exceptions)
+
+
+def says_everything(text: str, language: str | None) -> bool:
+    """Whether a request is about every device of a place ("turn everything
+    off in the office"), in its language or in English."""
+    return _says(text, language, lambda pack: pack.everything)
+
+
+def _says(
+    text: str, language: str | None, field: Callable[[Language], Iterable[str]]
+) -> bool:
     return any(
-        mentions(text, pack.exceptions)
-        for pack in (language_pack(language), en.LANGUAGE)
+        mentions(text, field(pack)) for pack in (language_pack(language), en.LANGUAGE)
     )
 
 

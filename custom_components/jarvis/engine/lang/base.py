@@ -81,6 +81,9 @@ class Language:
     referring: tuple[str, ...]
     # Pronouns written onto a verb: "la" of "apágala".
     clitics: tuple[str, ...]
+    # What names every device of a place: "everything" of "turn everything
+    # off in the office".
+    everything: tuple[str, ...]
 
     # What a reply claims of a device, checked against the home
     # (`engine.grounding`). Words by the state they claim; the first is

@@ -87,6 +87,7 @@ LANGUAGE = Language(
         "es, sie, ihn, das, die, den, dies, beide, beiden, alle, mach, mache, schalte, schalt, stelle, stell, setze, setz, dreh, drehe, jetzt, nun, auch, wieder, grad"
     ),
     clitics=(),
+    everything=words("alles"),
     state_words={
         "on": words("an, eingeschaltet, angeschaltet"),
         "off": words("aus, ausgeschaltet, abgeschaltet"),

@@ -81,6 +81,7 @@ LANGUAGE = Language(
         "it, them, that, those, this, these, both, all, one, turn, switch, set, make, put, change, raise, lower, increase, decrease, now, too, also, again, back, degrees"
     ),
     clitics=(),
+    everything=words("everything"),
     state_words={
         "on": words("on, switched on, turned on"),
         "off": words("off, switched off, turned off"),

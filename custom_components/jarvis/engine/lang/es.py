@@ -81,6 +81,7 @@ LANGUAGE = Language(
         "lo, la, los, las, le, les, eso, esto, ambos, ambas, todos, todas, pon, ponme, sube, baja, cambia, ajusta, ahora, también, otra, vez, de, nuevo, a, al, grados"
     ),
     clitics=words("lo, la, los, las, le, les, me"),
+    everything=words("todo"),
     state_words={
         "on": words("encendido, encendida"),
         "off": words("apagado, apagada"),

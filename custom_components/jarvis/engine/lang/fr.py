@@ -81,6 +81,7 @@ LANGUAGE = Language(
         "le, la, les, l, ça, cela, tous, toutes, deux, mets, règle, monte, baisse, maintenant, aussi, encore, à, au, degrés"
     ),
     clitics=(),
+    everything=words("tout"),
     state_words={
         "on": words("allumé, allumée"),
         "off": words("éteint, éteinte"),

@@ -83,6 +83,7 @@ LANGUAGE = Language(
         "lo, la, li, le, l, questo, quello, tutti, tutte, entrambi, entrambe, metti, imposta, alza, abbassa, ora, adesso, anche, di, nuovo, a, al, gradi"
     ),
     clitics=words("lo, la, li, le"),
+    everything=words("tutto"),
     state_words={
         "on": words("acceso, accesa"),
         "off": words("spento, spenta"),

@@ -82,6 +82,7 @@ LANGUAGE = Language(
         "het, ze, die, dat, deze, beide, allemaal, alle, zet, doe, draai, stel, in, nu, ook, weer, op, graden"
     ),
     clitics=(),
+    everything=words("alles"),
     state_words={
         "on": words("aan, ingeschakeld, aangezet"),
         "off": words("uit, uitgeschakeld, uitgezet"),

@@ -81,6 +81,7 @@ LANGUAGE = Language(
         "o, a, os, as, ele, ela, eles, elas, isso, isto, ambos, ambas, todos, todas, põe, coloca, ajusta, sobe, baixa, agora, também, de, novo, outra, vez, em, no, na, ao, graus"
     ),
     clitics=(),
+    everything=words("tudo"),
     state_words={
         "on": words("ligado, ligada, aceso, acesa"),
         "off": words("desligado, desligada, apagado, apagada"),
