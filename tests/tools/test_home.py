@@ -256,6 +256,37 @@ async def test_what_a_request_asks_about_the_home_is_looked_up_first(
 
 
 @pytest.mark.parametrize(
+    ("request_text", "language", "names"),
+    [
+        # "fuera" names nothing of a home named in English: its thermometers.
+        (
+            "¿Qué temperatura hace fuera?",
+            "es",
+            ["Bedroom Temperature", "Outside Temperature"],
+        ),
+        ("how warm is it?", "en", ["Bedroom Temperature", "Outside Temperature"]),
+        ("how humid is it?", "en", []),  # nothing measures it
+        ("what time is it?", "en", []),  # not measured
+    ],
+)
+async def test_a_question_that_names_nothing_gets_the_few_sensors_it_asks_for(
+    hass: HomeAssistant, request_text: str, language: str, names: list[str]
+) -> None:
+    for entity_id, state, name, device_class in [
+        ("sensor.outside_temperature", "15.6", "Outside Temperature", "temperature"),
+        ("sensor.bedroom_temperature", "19.5", "Bedroom Temperature", "temperature"),
+        ("sensor.robot_vacuum_battery", "54", "Robot Vacuum Battery", "battery"),
+        ("climate.thermostat", "heat", "Thermostat", None),
+    ]:
+        hass.states.async_set(
+            entity_id, state, {"friendly_name": name, "device_class": device_class}
+        )
+        async_expose_entity(hass, "conversation", entity_id, True)
+    found = live_lookup(hass, request_text, "conversation", language)
+    assert found == [("GetLiveContext", {"name": name}) for name in names]
+
+
+@pytest.mark.parametrize(
     ("request_text", "names"),
     [
         ("what is the battery level of the robot vacuum?", ["Robot Vacuum Battery"]),

@@ -401,20 +401,12 @@ def live_lookup(
             (LIVE_CONTEXT, {"name": name} | _in_said_area(hass, name, areas, assistant))
             for name in named_in_full
         ]
+    asked_for = measured(asked, language)
     if len(areas) == 1:
         # What the question measures there, if the area has a sensor of it:
         # "wie warm ist es im Kinderzimmer?" is its thermometer, and with the
         # whole room in front of it 0.5B answered "Es ist warm".
-        asked_for = measured(asked, language)
-        sensors = sorted(
-            {
-                state.name
-                for state in hass.states.async_all("sensor")
-                if _measures(state) in asked_for
-                and entity_area(hass, state.entity_id) == areas[0].id
-                and async_should_expose(hass, assistant, state.entity_id)
-            }
-        )
+        sensors = _measuring(hass, asked_for, assistant, areas[0].id)
         if 0 < len(sensors) <= _MAX_LOOKUPS:
             return [
                 (LIVE_CONTEXT, {"name": name, "area": areas[0].name})
@@ -422,12 +414,37 @@ def live_lookup(
             ]
         return [(LIVE_CONTEXT, {"area": areas[0].name})]
     if not fits:
+        # Nothing named: the home's few sensors of what it measures ("¿qué
+        # temperatura hace fuera?" in a home named in English, where 0.5B set
+        # the thermostat instead).
+        sensors = _measuring(hass, asked_for, assistant)
+        if 0 < len(sensors) <= _MAX_LOOKUPS:
+            return [(LIVE_CONTEXT, {"name": name}) for name in sensors]
         return []
     best = max(fits.values())
     named = sorted(name for name, score in fits.items() if score == best)
     if len(named) > _MAX_LOOKUPS:
         return [(LIVE_CONTEXT, {})]
     return [(LIVE_CONTEXT, {"name": name}) for name in named]
+
+
+def _measuring(
+    hass: HomeAssistant,
+    asked_for: set[str],
+    assistant: str,
+    area_id: str | None = None,
+) -> list[str]:
+    """The names of the exposed sensors (in the area, if one) that measure
+    what a question asks for."""
+    return sorted(
+        {
+            state.name
+            for state in hass.states.async_all("sensor")
+            if _measures(state) in asked_for
+            and (area_id is None or entity_area(hass, state.entity_id) == area_id)
+            and async_should_expose(hass, assistant, state.entity_id)
+        }
+    )
 
 
 def _measures(state: State) -> str | None:
