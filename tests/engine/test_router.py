@@ -133,6 +133,16 @@ def test_router_falls_open_to_the_core_tools_when_nothing_matches() -> None:
     assert [tool.name for tool in route.tools] == [*CORE, TOOL_SEARCH]
 
 
+def test_all_points_to_no_tool() -> None:
+    """It named HassCancelAllTimers for "delete all my automations"."""
+    catalogue = [*CATALOGUE, tool("HassCancelAllTimers", "Cancels all timers.")]
+    router = ToolRouter()
+    route = router.route("delete all my automations", catalogue)
+    assert [tool.name for tool in route.tools] == [*CORE, TOOL_SEARCH]
+    route = router.route("cancel all timers", catalogue)
+    assert "HassCancelAllTimers" in [tool.name for tool in route.tools]
+
+
 def test_router_falls_open_to_a_catalogue_without_core_tools() -> None:
     mcp_only = [tool("weather_get_forecast", "The forecast.", "city")]
     route = ToolRouter().route("xyzzy", mcp_only)

@@ -164,9 +164,10 @@ LANGUAGE = Language(
         "the, a, an, is, are, was, my, me, i, you, your, what, who, whats, what's, "
         "of, to, and, in, on, for, it, that, this, do, does, did, be, have, has, name"
     ),
+    # "all": "delete all my automations" pointed to HassCancelAllTimers.
     stopwords=words(
         "the, a, an, and, or, to, of, in, on, at, for, please, can, you, could, "
-        "would, me, my, i, it"
+        "would, me, my, i, it, all"
     ),
     tool_topics={
         "turnon": words("on, open, start, activate, lock, enable"),
