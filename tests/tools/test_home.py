@@ -277,6 +277,8 @@ async def test_a_question_that_names_nothing_gets_the_few_sensors_it_asks_for(
         ("sensor.bedroom_temperature", "19.5", "Bedroom Temperature", "temperature"),
         ("sensor.robot_vacuum_battery", "54", "Robot Vacuum Battery", "battery"),
         ("climate.thermostat", "heat", "Thermostat", None),
+        # A device's own thermometer, not named for what it measures.
+        ("sensor.door_opener", "31", "Door Opener", "temperature"),
     ]:
         hass.states.async_set(
             entity_id, state, {"friendly_name": name, "device_class": device_class}

@@ -418,6 +418,10 @@ def live_lookup(
         # temperatura hace fuera?" in a home named in English, where 0.5B set
         # the thermostat instead).
         sensors = _measuring(hass, asked_for, assistant)
+        # Those named for it, not a door opener's own thermometer.
+        sensors = [
+            name for name in sensors if measured(name, language) & asked_for
+        ] or sensors
         if 0 < len(sensors) <= _MAX_LOOKUPS:
             return [(LIVE_CONTEXT, {"name": name}) for name in sensors]
         return []
