@@ -570,3 +570,29 @@ async def test_a_call_that_would_do_nothing_to_the_kind_it_reaches_is_refused(
 
     assert results[0]["error"] == "wrong_tool"
     assert "Outside Temperature is a sensor entity" in results[0]["error_text"]
+
+
+async def test_a_call_on_what_it_cannot_act_on_acts_on_the_device_the_user_named(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B dimmed "Bedroom Temperature", its look-up's name, for "dim the
+    bed light to 30% and tell me the bedroom temperature"."""
+    agent_id = await office_home(hass, scripted_llm)
+    sensor = "sensor.bedroom_temperature"
+    hass.states.async_set(
+        sensor,
+        "19.5",
+        {"friendly_name": "Bedroom Temperature", "device_class": "temperature"},
+    )
+    async_expose_entity(hass, "conversation", sensor, True)
+    call = ("HassLightSet", {"name": "Bedroom Temperature", "brightness": 30})
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+
+    await converse(
+        hass,
+        agent_id,
+        "dim the bed light to 30% and tell me the bedroom temperature",
+    )
+
+    bed = hass.states.get("light.bed_light")
+    assert (bed.state, bed.attributes["brightness"]) == ("on", round(255 * 0.3))

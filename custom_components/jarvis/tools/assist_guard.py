@@ -64,12 +64,13 @@ from .intent_reach import (
     service_intent_handler,
     target_deeds,
 )
+from .match_words import MatchInWordsTool, called_in_words
 from .outside import outside_content_tool
 from .services import satellite_area
 from .targets import (
     Answer,
     Slots,
-    match_failure,
+    named_instead,
     repair_targets,
     todo_list_meant,
     vague_target,
@@ -176,6 +177,18 @@ class GuardedIntentTool(WrappingTool):
         }
         language = llm_context.language or hass.config.language
         handler = service_intent_handler(hass, self.intent_type)
+        request = user_text()
+
+        def reach_of(slots: Slots) -> Reach:
+            return intent_targets(
+                hass,
+                self.intent_type,
+                slots,
+                assistant=llm_context.assistant,
+                language=language,
+                request=request,
+            )
+
         if self.repair and handler is not None:
             repaired = repair_targets(
                 hass,
@@ -183,31 +196,42 @@ class GuardedIntentTool(WrappingTool):
                 slots,
                 assistant=llm_context.assistant,
                 language=language,
-                request=user_text(),
+                request=request,
             )
             if isinstance(repaired, Answer):
                 return repaired.result
             slots = repaired
+        reach = reach_of(slots)
+        if (
+            self.repair
+            and handler is not None
+            and reach.refused
+            and not reach.targets
+            and (
+                named := named_instead(
+                    hass,
+                    handler,
+                    slots,
+                    reach.refused,
+                    assistant=llm_context.assistant,
+                    request=request,
+                )
+            )
+        ):
+            slots, reach = named, reach_of(named)
+        if reach.refused and not reach.targets:
+            return self._refused(reach)
+        if self.repair and handler is not None:
             tool_input = llm.ToolInput(
                 tool_input.tool_name,
                 {key: slot["value"] for key, slot in slots.items()},
                 tool_input.id,
                 tool_input.external,
             )
-        reach = intent_targets(
-            hass,
-            self.intent_type,
-            slots,
-            assistant=llm_context.assistant,
-            language=language,
-            request=user_text(),
-        )
-        if reach.refused and not reach.targets:
-            return self._refused(reach)
         reached = reach.targets
         if (
             self.repair
-            and (request := user_text())
+            and request
             and first_request()
             and (
                 vague := vague_target(
@@ -229,7 +253,7 @@ class GuardedIntentTool(WrappingTool):
                 if acts := target_deeds(hass, reached):
                     return result | {DID_FIELD: DidPhrase(actions(acts, DID, language))}
                 return result
-            result = await _called_in_words(
+            result = await called_in_words(
                 self, hass, tool_input, llm_context, repair=self.repair
             )
             return _with_did_phrase(hass, result, reached, language)
@@ -452,7 +476,7 @@ class ListItemTool(WrappingTool):
         tool_input = llm.ToolInput(
             tool_input.tool_name, args, tool_input.id, tool_input.external
         )
-        result = await _called_in_words(
+        result = await called_in_words(
             self, hass, tool_input, llm_context, repair=self.repair
         )
         if result.get("response_type") != "action_done" or not isinstance(item, str):
@@ -476,39 +500,6 @@ def _item_meant(item: str, list_name: str, request: str, language: str) -> str:
     own = telling_words(item) - telling_words(list_name)
     theirs = own <= folded_words(request) and not own < telling_words(said)
     return item if own and theirs else said
-
-
-class MatchInWordsTool(WrappingTool):
-    """An intent tool of HA's that matches targets its own way (the volume
-    intents), whose failed match is told in words (`targets.match_failure`):
-    HA's text, the repr of the match, left 0.5B repeating the call."""
-
-    async def async_call(
-        self,
-        hass: HomeAssistant,
-        tool_input: llm.ToolInput,
-        llm_context: llm.LLMContext,
-    ) -> JsonObjectType:
-        """HA's result, or why nothing matched."""
-        return await _called_in_words(self, hass, tool_input, llm_context, repair=True)
-
-
-async def _called_in_words(
-    tool: WrappingTool,
-    hass: HomeAssistant,
-    tool_input: llm.ToolInput,
-    llm_context: llm.LLMContext,
-    *,
-    repair: bool,
-) -> JsonObjectType:
-    """The wrapped tool's result; with `repair`, HA's failed match in words
-    (`targets.match_failure`)."""
-    try:
-        return await tool.wrapped.async_call(hass, tool_input, llm_context)
-    except intent.MatchFailedError as err:
-        if not repair:
-            raise
-        return match_failure(hass, err)
 
 
 @callback

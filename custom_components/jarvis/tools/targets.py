@@ -56,7 +56,7 @@ _ROOM_DOMAINS = ["fan", "light", "media_player", "switch"]
 _NARROWING = ("area", "floor", "domain", "device_class")
 _KINDS = ("domain", "device_class")
 # Listed in the question; more would be too long to hear.
-_MAX_CHOICES = 6
+MAX_CHOICES = 6
 
 
 def intent_constraints(
@@ -377,6 +377,29 @@ def todo_list_meant(
     return lists[0].name if len(lists) == 1 else None
 
 
+def named_instead(
+    hass: HomeAssistant,
+    handler: intent.DynamicServiceIntentHandler,
+    slots: Slots,
+    refused: Sequence[State],
+    *,
+    assistant: str | None,
+    request: str | None,
+) -> Slots | None:
+    """The one device the rest of the user's words name in full, where the
+    call's name reached only what it cannot act on: 0.5B dimmed "Bedroom
+    Temperature", its look-up's name, for "dim the bed light to 30% and
+    tell me the bedroom temperature" (the words that named the sensor are
+    not the Bedroom's speaker either)."""
+    spent = {word for state in refused for word in telling_words(state.name)}
+    rest_said = " ".join(sorted(folded_words(request or "") - spent))
+    rest = {key: value for key, value in slots.items() if key not in ("name", *_KINDS)}
+    for where in (rest, {}):
+        if said := _named_by_user(hass, handler, where, assistant, rest_said):
+            return where | {"name": {"value": said}}
+    return None
+
+
 def _named_by_user(
     hass: HomeAssistant,
     handler: intent.DynamicServiceIntentHandler,
@@ -533,7 +556,7 @@ def _fits(words: Collection[str], state: State) -> bool:
 
 
 def _which(fitting: Sequence[State], language: str) -> Answer:
-    names = sorted({state.name for state in fitting})[:_MAX_CHOICES]
+    names = sorted({state.name for state in fitting})[:MAX_CHOICES]
     choices = listed(names, language, OR)
     question = phrase(WHICH, language).format(choices=choices)
     return Answer(
@@ -547,49 +570,3 @@ def _which(fitting: Sequence[State], language: str) -> Answer:
 
 def _no_match(text: str) -> Answer:
     return Answer({"error": NO_MATCH, "error_text": text})
-
-
-def match_failure(hass: HomeAssistant, err: intent.MatchFailedError) -> JsonObjectType:
-    """HA's failed match in words a model can use: its own text is the repr
-    of the match, after which 0.5B repeated the call."""
-    wanted = err.constraints
-    kind = " or ".join(sorted(wanted.domains)) if wanted.domains else "device"
-    named = f" called '{wanted.name}'" if wanted.name else ""
-    where = "".join(
-        f" {on} {label} '{value}'"
-        for on, label, value in (
-            ("in", "area", wanted.area_name),
-            ("on", "floor", wanted.floor_name),
-        )
-        if value
-    )
-    match err.result.no_match_reason:
-        case intent.MatchFailedReason.INVALID_AREA:
-            text = f"There is no area '{wanted.area_name}'."
-        case intent.MatchFailedReason.INVALID_FLOOR:
-            text = f"There is no floor '{wanted.floor_name}'."
-        case intent.MatchFailedReason.DUPLICATE_NAME:
-            text = f"Several devices are called '{wanted.name}': give its area too."
-        case intent.MatchFailedReason.MULTIPLE_TARGETS:
-            text = f"Several {kind} devices fit{where}: name one."
-        case intent.MatchFailedReason.STATE:
-            states = " or ".join(sorted(wanted.states or ()))
-            text = f"No {kind}{named}{where} is {states}."
-        case intent.MatchFailedReason.FEATURE:
-            text = f"No {kind}{named}{where} can do that."
-        case intent.MatchFailedReason.ASSISTANT:
-            text = f"No {kind}{named}{where} is exposed to the assistant."
-        case _:
-            text = f"No {kind}{named}{where} was found."
-    if wanted.domains:
-        exposed = intent.async_match_targets(
-            hass,
-            intent.MatchTargetsConstraints(
-                domains=wanted.domains, assistant=wanted.assistant
-            ),
-        ).states
-        # A few to pick from; of many, the model would pick a wrong one.
-        names = sorted({state.name for state in exposed})
-        if 0 < len(names) <= _MAX_CHOICES:
-            text += f" The {kind} devices are: {', '.join(names)}."
-    return {"error": NO_MATCH, "error_text": f"Nothing was done. {text}"}
