@@ -124,6 +124,13 @@ START_TIMER = ToolSpec(
             "Stelle die Nachttischlampe auf 40 Prozent",
             {"name": "Nachttischlampe", "brightness": 40},
         ),
+        # Under a name the tool does not take, too (0.5B: "percentage").
+        (
+            LIGHT_SET,
+            {"name": "Guest Room", "percentage": 50},
+            "set the spotlights in the guest room to 50 percent",
+            {"name": "Guest Room", "brightness": 50},
+        ),
         # What the model filled and the user said stays.
         (
             LIGHT_SET,
@@ -248,6 +255,23 @@ def test_a_made_up_argument_moves_no_call_to_a_tool_no_word_fits() -> None:
     args = {"name": "Thermostat", "temperature": 23, "domain": "climate"}
     chosen = fitting_tool(climate, args, [climate, light_set], "raise it to 23")
     assert chosen is climate
+
+
+def test_a_call_keeps_its_tool_where_the_words_say_its_own_and_not_the_others() -> None:
+    """0.5B's HassLightSet with a fan's "percentage" had become HassFanSetSpeed."""
+    fan = ToolSpec(
+        "HassFanSetSpeed",
+        "Sets a fan's speed by percentage",
+        {
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "percentage": PERCENT},
+            "required": ["percentage"],
+        },
+    )
+    args = {"name": "Guest Room", "percentage": 50}
+    request_text = "set the spotlights in the guest room to 50 percent"
+    assert fitting_tool(LIGHT_SET, args, [LIGHT_SET, fan], request_text) is LIGHT_SET
+    assert fitting_tool(LIGHT_SET, args, [LIGHT_SET, fan], "fan to 50 percent") is fan
 
 
 def test_a_call_the_words_do_not_fit_is_the_tool_their_verbs_name() -> None:

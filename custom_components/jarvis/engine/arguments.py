@@ -59,6 +59,8 @@ def backed_by_request(tool: ToolSpec, args: JsonObject, request: str) -> JsonObj
 
     - An optional numeric argument whose number the user never said (or
       said for another argument) is a guess, and is dropped.
+    - A number said in percent under a name the tool does not take is the
+      level (0.5B gave HassLightSet a fan's "percentage").
     - A level the call leaves out is the one the request says: a number
       with "%" or its language's "percent", or else its only number, unless
       the call has that number in a name ("speaker 2", "floor 2").
@@ -79,7 +81,12 @@ def backed_by_request(tool: ToolSpec, args: JsonObject, request: str) -> JsonObj
     checked: JsonObject = {}
     for name in sorted(args, key=lambda name: name != level_name):
         value = args[name]
-        numeric = (properties.get(name) or {}).get("type") in ("integer", "number")
+        # An argument the tool does not take counts as a number too: 0.5B's
+        # "percentage" for HassLightSet was the brightness said in percent.
+        numeric = name not in properties or properties[name].get("type") in (
+            "integer",
+            "number",
+        )
         if (
             not numeric
             or isinstance(value, bool)
@@ -88,6 +95,8 @@ def backed_by_request(tool: ToolSpec, args: JsonObject, request: str) -> JsonObj
             checked[name] = value
         elif name != level_name and name not in required and float(value) in percents:
             continue
+        elif name not in properties:
+            checked[name] = value
         elif float(value) in unclaimed or name in required:
             if float(value) in unclaimed:
                 unclaimed.remove(float(value))
@@ -152,12 +161,19 @@ def _by_arguments(
     said = said_numbers(request)
     needed = set(tool.parameters.get("required") or ())
     fit = request_fit(tool, request)
+    # A tool of its own words the request says is not left for one whose
+    # words it does not say: 0.5B's HassLightSet with a "percentage" for
+    # "set the spotlights … to 50 percent" had become HassFanSetSpeed. The
+    # on/off tools' words say too little for that.
+    own_words = tool not in core_tools([tool]) and verb_fit(tool, request) > 0
 
     def takes(other: ToolSpec) -> int:
         properties: Mapping[str, Any] = other.parameters.get("properties") or {}
         if any(name not in args for name in other.parameters.get("required") or ()):
             return 0
         if any(name not in properties for name in needed):
+            return 0
+        if own_words and not verb_fit(other, request):
             return 0
         taken = [
             name
