@@ -13,7 +13,7 @@ from homeassistant.helpers import area_registry as ar, entity_registry as er
 import pytest
 
 from custom_components.jarvis.const import CONF_TARGET_REPAIR
-from custom_components.jarvis.tools.targets import todo_list_meant
+from custom_components.jarvis.tools.todo_lists import todo_list_meant
 from tests.scripted_llm import Reply, ScriptedLLMServer
 from tests.tools.conftest import GARAGE, KITCHEN, setup_home, setup_jarvis
 from tests.tools.test_assist_guard import agent_subentry
@@ -596,3 +596,31 @@ async def test_a_call_on_what_it_cannot_act_on_acts_on_the_device_the_user_named
 
     bed = hass.states.get("light.bed_light")
     assert (bed.state, bed.attributes["brightness"]) == ("on", round(255 * 0.3))
+
+
+async def test_a_made_up_name_in_joined_commands_is_the_device_one_of_them_names(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "prende la luz del techo en el salón y luego prende la
+    lámpara de pie en la cocina" as the Salón's "light on": the Salón has
+    both, and only the first command is said of it."""
+    agent_id = await office_home(hass, scripted_llm)
+    areas = ar.async_get(hass)
+    areas.async_create("Kitchen")
+    office = areas.async_get_area_by_name("Office")
+    assert office is not None
+    er.async_get(hass).async_update_entity("light.bed_light", area_id=office.id)
+    await hass.services.async_call(
+        "light", "turn_on", {"entity_id": "light.bed_light"}, blocking=True
+    )
+    call = ("HassTurnOff", {"name": "lamp off", "area": "Office", "domain": "light"})
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+
+    await converse(
+        hass,
+        agent_id,
+        "turn off the ceiling lights in the office and then turn off the bed "
+        "light in the kitchen",
+    )
+
+    assert states(hass, *OFFICE_LIGHTS, "light.bed_light") == ["off", "on", "on"]

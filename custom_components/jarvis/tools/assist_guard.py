@@ -72,9 +72,9 @@ from .targets import (
     Slots,
     named_instead,
     repair_targets,
-    todo_list_meant,
     vague_target,
 )
+from .todo_lists import todo_list_meant
 
 
 def _guarded_kinds(hass: HomeAssistant) -> frozenset[str]:
@@ -412,7 +412,7 @@ class ListItemTool(WrappingTool):
     List"), so the reply loop need not ask the model to say it. An item added
     loses the request's verb and list if the model copied them in ("Add milk
     to my shopping list"); if `repair`, a list name HA does not know is the
-    list the user meant (`targets.todo_list_meant`)."""
+    list the user meant (`todo_lists.todo_list_meant`)."""
 
     def __init__(
         self, hub: JarvisTools, tool: llm.Tool, service: str, *, repair: bool

@@ -29,6 +29,7 @@ from homeassistant.util.json import JsonObjectType
 from ..engine.lang import leaves_out, says_everything, verb_domains
 from ..engine.phrases import FINAL_REPLY, OR, WHICH, FinalReply, listed, phrase
 from ..engine.results import NO_MATCH
+from ..engine.router import command_parts
 from ..engine.text import (
     all_said,
     folded_words,
@@ -132,7 +133,9 @@ def repair_targets(
     words = folded_words(name)
     if not words:
         if (
-            said := _named_by_user(hass, handler, rest, assistant, request)
+            said := _named_by_user(
+                hass, handler, rest, assistant, request, language=language
+            )
         ) is not None:
             return rest | {"name": {"value": said}}
         return _no_match(f"'{name}' is not a name: say which device or area.")
@@ -164,7 +167,9 @@ def repair_targets(
         unkinded = {k: v for k, v in spoken.items() if k not in _KINDS}
         for where in (spoken, unkinded):
             if (
-                said := _named_by_user(hass, handler, where, assistant, request)
+                said := _named_by_user(
+                    hass, handler, where, assistant, request, language=language
+                )
             ) is not None:
                 return where | {"name": {"value": said}}
     if place is not None:
@@ -231,7 +236,9 @@ def repair_targets(
     # ones they did not ("silencia la televisión", area "Jardín").
     for where in (rest, _said_places(rest, request)):
         if (
-            said := _named_by_user(hass, handler, where, assistant, request)
+            said := _named_by_user(
+                hass, handler, where, assistant, request, language=language
+            )
         ) is not None:
             return where | {"name": {"value": said}}
     return _no_match(
@@ -346,37 +353,6 @@ def vague_target(
     return _which(fitting, language) if len(fitting) > 1 else None
 
 
-def todo_list_meant(
-    hass: HomeAssistant, name: str, request: str, assistant: str | None
-) -> str | None:
-    """The to-do list a list intent's call means where HA knows no list by
-    its `name`: the one the name, else the request, says in full, inflected
-    too ("persönlichen Aufgaben": Persönliche Aufgaben); else the home's only
-    list. None where HA knows the name or no one list is meant."""
-    if (
-        name.strip()
-        and intent.async_match_targets(
-            hass,
-            intent.MatchTargetsConstraints(
-                name=name, domains={"todo"}, assistant=assistant
-            ),
-        ).is_match
-    ):
-        return None
-    lists = intent.async_match_targets(
-        hass, intent.MatchTargetsConstraints(domains={"todo"}, assistant=assistant)
-    ).states
-    for said in (folded_words(name), folded_words(request)):
-        named = {
-            state.name: frozenset(telling)
-            for state in lists
-            if (telling := telling_words(state.name)) and all_said(telling, said)
-        }
-        if len(meant := most_specific(named)) == 1:
-            return meant[0]
-    return lists[0].name if len(lists) == 1 else None
-
-
 def named_instead(
     hass: HomeAssistant,
     handler: intent.DynamicServiceIntentHandler,
@@ -406,20 +382,46 @@ def _named_by_user(
     rest: Slots,
     assistant: str | None,
     request: str | None,
+    *,
+    language: str | None = None,
 ) -> str | None:
     """The one device the call can reach that the user's own words name in
     full, for a name the model left a placeholder ("...") or made up; the
-    most specific if one name holds another ("TV", "TV Speaker")."""
-    said = folded_words(request or "")
+    most specific if one name holds another ("TV", "TV Speaker"). Where the
+    words name several, the one the joined commands name, of those not said
+    of another area ("prende la luz del techo en el salón y luego prende la
+    lámpara de pie en la cocina", for the Salón, which has both)."""
+    reachable = intent.async_match_targets(
+        hass, intent_constraints(handler, rest, assistant)
+    ).states
+    if (one := _one_named(reachable, request or "")) or not request:
+        return one
+    area = rest.get("area", {}).get("value")
+    found = {
+        name
+        for part in command_parts(request, language)
+        if not _said_elsewhere(hass, part, area)
+        and (name := _one_named(reachable, part))
+    }
+    return found.pop() if len(found) == 1 else None
+
+
+def _one_named(states: Sequence[State], text: str) -> str | None:
+    """The one of these devices the text names in full, the most specific."""
+    said = folded_words(text)
     named = {
         state.name: frozenset(telling)
-        for state in intent.async_match_targets(
-            hass, intent_constraints(handler, rest, assistant)
-        ).states
+        for state in states
         if (telling := telling_words(state.name)) and telling <= said
     }
     most = most_specific(named)
     return most[0] if len(most) == 1 else None
+
+
+def _said_elsewhere(hass: HomeAssistant, text: str, area: Any) -> bool:
+    """Whether the text names an area other than this one."""
+    said = _area_said(hass, text).get("area", {}).get("value")
+    return bool(area and said and folded_words(str(said)) != folded_words(str(area)))
 
 
 def _everything_in(

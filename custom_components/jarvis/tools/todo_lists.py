@@ -1,0 +1,39 @@
+"""The to-do list a list intent's call means."""
+
+from __future__ import annotations
+
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import intent
+
+from ..engine.text import all_said, folded_words, most_specific, telling_words
+
+
+def todo_list_meant(
+    hass: HomeAssistant, name: str, request: str, assistant: str | None
+) -> str | None:
+    """The to-do list a list intent's call means where HA knows no list by
+    its `name`: the one the name, else the request, says in full, inflected
+    too ("persönlichen Aufgaben": Persönliche Aufgaben); else the home's only
+    list. None where HA knows the name or no one list is meant."""
+    if (
+        name.strip()
+        and intent.async_match_targets(
+            hass,
+            intent.MatchTargetsConstraints(
+                name=name, domains={"todo"}, assistant=assistant
+            ),
+        ).is_match
+    ):
+        return None
+    lists = intent.async_match_targets(
+        hass, intent.MatchTargetsConstraints(domains={"todo"}, assistant=assistant)
+    ).states
+    for said in (folded_words(name), folded_words(request)):
+        named = {
+            state.name: frozenset(telling)
+            for state in lists
+            if (telling := telling_words(state.name)) and all_said(telling, said)
+        }
+        if len(meant := most_specific(named)) == 1:
+            return meant[0]
+    return lists[0].name if len(lists) == 1 else None
