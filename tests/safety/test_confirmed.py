@@ -403,6 +403,32 @@ async def test_the_request_s_verb_beats_the_model_s_domain_on_a_shared_name(
 
 
 @pytest.mark.usefixtures("house")
+async def test_a_lock_goes_the_way_the_request_says_not_the_models(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B locked the back door for "abre con llave la puerta trasera"
+    (HassTurnOn): the unlock the words say waits for the yes; a lock the
+    words say runs at once, whichever intent the model called."""
+    agent = await _agent(hass, scripted_llm, fast=False)
+    scripted_llm.script(Reply(tool_calls=[("HassTurnOn", {"name": "Front Door"})]))
+    before = _house_states(hass)
+
+    first = await ask(hass, agent, "abre con llave Front Door", language="es")
+
+    assert speech(first) == "¿Debo desbloquear Front Door?"
+    assert _house_states(hass) == before
+    await ask(hass, agent, "sí", first["conversation_id"], language="es")
+    assert hass.states.get(FRONT_DOOR).state == "unlocked"
+
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOff", {"name": "Front Door"})]),
+        Reply(content="Done."),
+    )
+    await ask(hass, agent, "lock the front door")
+    assert hass.states.get(FRONT_DOOR).state == "locked"
+
+
+@pytest.mark.usefixtures("house")
 async def test_a_kind_that_is_no_domain_does_not_hide_the_doors(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

@@ -61,6 +61,7 @@ from .intent_reach import (
     Reach,
     Target,
     intent_targets,
+    lock_way_reach,
     service_intent_handler,
     target_deeds,
 )
@@ -222,6 +223,15 @@ class GuardedIntentTool(WrappingTool):
         if reach.refused and not reach.targets:
             return self._refused(reach)
         if self.repair and handler is not None:
+            reach = lock_way_reach(
+                hass,
+                self.intent_type,
+                reach,
+                slots,
+                assistant=llm_context.assistant,
+                language=language,
+                request=request,
+            )
             tool_input = llm.ToolInput(
                 tool_input.tool_name,
                 {key: slot["value"] for key, slot in slots.items()},

@@ -25,7 +25,7 @@ import voluptuous as vol
 
 from ..const import DOMAIN
 from ..engine.arguments import said_percent
-from ..engine.lang import verb_domains
+from ..engine.lang import lock_way, verb_domains
 from ..engine.phrases import Deed
 from ..engine.router import joins_commands
 from ..safety.effects import Call
@@ -281,6 +281,39 @@ def level_targets(
         if (leveled := _at_level(on, intent.INTENT_TURN_ON, round(level))) is not on:
             targets.append(leveled)
     return targets
+
+
+# The on/off intent that turns a lock each way.
+_LOCK_WAYS = {"lock": intent.INTENT_TURN_ON, "unlock": intent.INTENT_TURN_OFF}
+
+
+def lock_way_reach(
+    hass: HomeAssistant,
+    intent_type: str,
+    reach: Reach,
+    slots: Slots,
+    *,
+    assistant: str | None,
+    language: str,
+    request: str | None,
+) -> Reach:
+    """The reach of the on/off intent that turns the call's locks the way
+    the request says, where the call turns them the other way (0.5B locked
+    the back door for "abre con llave la puerta trasera"), run by Jarvis as
+    HA's tool is the other one; else the reach as it is."""
+    if (
+        intent_type not in _ON_OFF_INTENTS
+        or not request
+        or not reach.targets
+        or any(target.state.domain != "lock" for target in reach.targets)
+        or (way := lock_way(request, language)) is None
+        or (meant := _LOCK_WAYS[way]) == intent_type
+    ):
+        return reach
+    turned = intent_targets(
+        hass, meant, slots, assistant=assistant, language=language, request=request
+    )
+    return replace(turned, targets=[replace(t, by_ha=False) for t in turned.targets])
 
 
 def _of_a_kind_refused(

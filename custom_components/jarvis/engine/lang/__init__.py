@@ -19,6 +19,7 @@ __all__ = [
     "language_code",
     "language_pack",
     "leaves_out",
+    "lock_way",
     "measured",
     "names_no_item",
     "says_everything",
@@ -85,6 +86,18 @@ def says_everything(text: str, language: str | None) -> bool:
     """Whether a request is about every device of a place ("turn everything
     off in the office"), in its language or in English."""
     return _says(text, language, lambda pack: pack.everything)
+
+
+def lock_way(text: str, language: str | None) -> str | None:
+    """The one way, "lock" or "unlock", a request says a lock should go, in
+    its language or in English; None where it says neither or both."""
+    said = {
+        way
+        for pack in (language_pack(language), en.LANGUAGE)
+        for way, phrases in pack.lock_ways.items()
+        if mentions(text, phrases)
+    }
+    return said.pop() if len(said) == 1 else None
 
 
 def _says(

@@ -84,6 +84,9 @@ class Language:
     # What names every device of a place: "everything" of "turn everything
     # off in the office".
     everything: tuple[str, ...]
+    # Which way a lock goes, "lock" or "unlock": the words that say it
+    # ("abre con llave" unlocks, though "abre" alone opens).
+    lock_ways: Mapping[str, tuple[str, ...]]
 
     # What a reply claims of a device, checked against the home
     # (`engine.grounding`). Words by the state they claim; the first is

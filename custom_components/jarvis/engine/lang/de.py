@@ -88,6 +88,14 @@ LANGUAGE = Language(
     ),
     clitics=(),
     everything=words("alles"),
+    lock_ways={
+        "lock": words(
+            "abschließen, abschliessen, schließ ab, schließe ab, zuschließen, zusperren, verriegle, verriegeln"
+        ),
+        "unlock": words(
+            "aufschließen, aufschliessen, schließ auf, schließe auf, aufsperren, entriegle, entriegeln"
+        ),
+    },
     state_words={
         "on": words("an, eingeschaltet, angeschaltet"),
         "off": words("aus, ausgeschaltet, abgeschaltet"),

@@ -82,6 +82,10 @@ LANGUAGE = Language(
     ),
     clitics=(),
     everything=words("everything"),
+    lock_ways={
+        "lock": words("lock, lock up"),
+        "unlock": words("unlock, unlatch"),
+    },
     state_words={
         "on": words("on, switched on, turned on"),
         "off": words("off, switched off, turned off"),

@@ -82,6 +82,12 @@ LANGUAGE = Language(
     ),
     clitics=words("lo, la, los, las, le, les, me"),
     everything=words("todo"),
+    lock_ways={
+        "lock": words(
+            "cierra con llave, cerrar con llave, echa la llave, bloquea, bloquear"
+        ),
+        "unlock": words("abre con llave, abrir con llave, desbloquea, desbloquear"),
+    },
     state_words={
         "on": words("encendido, encendida"),
         "off": words("apagado, apagada"),

@@ -82,6 +82,10 @@ LANGUAGE = Language(
     ),
     clitics=(),
     everything=words("tout"),
+    lock_ways={
+        "lock": words("verrouille, verrouiller, ferme à clé, fermer à clé"),
+        "unlock": words("déverrouille, déverrouiller"),
+    },
     state_words={
         "on": words("allumé, allumée"),
         "off": words("éteint, éteinte"),

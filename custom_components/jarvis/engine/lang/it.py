@@ -84,6 +84,10 @@ LANGUAGE = Language(
     ),
     clitics=words("lo, la, li, le"),
     everything=words("tutto"),
+    lock_ways={
+        "lock": words("blocca, bloccare, chiudi a chiave, chiudere a chiave"),
+        "unlock": words("sblocca, sbloccare"),
+    },
     state_words={
         "on": words("acceso, accesa"),
         "off": words("spento, spenta"),

@@ -83,6 +83,10 @@ LANGUAGE = Language(
     ),
     clitics=(),
     everything=words("alles"),
+    lock_ways={
+        "lock": words("vergrendel, vergrendelen, op slot"),
+        "unlock": words("ontgrendel, ontgrendelen, van het slot"),
+    },
     state_words={
         "on": words("aan, ingeschakeld, aangezet"),
         "off": words("uit, uitgeschakeld, uitgezet"),

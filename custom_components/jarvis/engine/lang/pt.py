@@ -82,6 +82,10 @@ LANGUAGE = Language(
     ),
     clitics=(),
     everything=words("tudo"),
+    lock_ways={
+        "lock": words("tranca, trancar, fecha à chave, fechar à chave"),
+        "unlock": words("destranca, destrancar"),
+    },
     state_words={
         "on": words("ligado, ligada, aceso, acesa"),
         "off": words("desligado, desligada, apagado, apagada"),
