@@ -30,6 +30,7 @@ from custom_components.jarvis.engine.phrases import (
     NOT_UNDERSTOOD,
     TOO_SLOW,
     DidPhrase,
+    FoundPhrase,
 )
 from custom_components.jarvis.engine.types import JsonObject, Message, ToolSpec
 from scripts.llm_server import free_port
@@ -849,6 +850,38 @@ async def test_after_looking_first_the_command_part_is_asked_for(
         'request with a tool call: "turn on the kitchen light"',
     }
     assert calls == [{"name": "kitchen light"}]
+
+
+async def test_a_command_with_what_was_looked_up_is_said_in_jarvis_words(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    """Told to do "tell me the bedroom temperature" after it was looked up,
+    0.5B dimmed the light again until the turn gave up."""
+
+    async def light_set(args: JsonObject) -> JsonObject:
+        return {"success": True, "did": DidPhrase("set Bed Light to 30%")}
+
+    async def live_context(args: JsonObject) -> JsonObject:
+        return {"success": True, "found": FoundPhrase("Bedroom Temperature: 19.5 °C.")}
+
+    host = LocalStepHost({"HassTurnOn": light_set, "GetLiveContext": live_context})
+    scripted_llm.script(call_of("Bed Light"))
+    result = await run_loop(
+        client,
+        host,
+        model="qwen2.5-coder:0.5b",
+        history=[
+            Message(
+                "user", "dim the bed light to 30% and tell me the bedroom temperature"
+            )
+        ],
+        look_first=[("GetLiveContext", {"name": "Bedroom Temperature"})],
+    )
+
+    assert result.text == (
+        "Done, I set Bed Light to 30%. Bedroom Temperature: 19.5 °C."
+    )
+    assert result.llm_calls == 1
 
 
 async def test_look_first_needs_its_tool_offered(

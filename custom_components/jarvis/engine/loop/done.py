@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..phrases import DID_FIELD, DidPhrase
+from ..phrases import DID_FIELD, FOUND_FIELD, DidPhrase, FoundPhrase
 from ..results import failed, miscalled
 from ..router import asked_part, command_parts, joins_commands
 from ..text import telling_words
@@ -23,15 +23,28 @@ def done_calls(
     return list(calls)
 
 
+def found(calls: Sequence[ToolCallRecord]) -> list[FoundPhrase]:
+    """What the turn's look-ups say they found in full (`FoundPhrase`s)."""
+    return [said for record in calls if (said := _found_in(record)) is not None]
+
+
+def _found_in(record: ToolCallRecord) -> FoundPhrase | None:
+    said = record.result.get(FOUND_FIELD)
+    return said if isinstance(said, FoundPhrase) else None
+
+
 def can_say_done(
     calls: Sequence[ToolCallRecord], request: str, language: str | None
 ) -> bool:
     """Whether every call of a command's turn says what it did (a
-    `DidPhrase`): asked to write that reply, 1.5B claimed actions no tool
-    had done ("The garage door is now open.")."""
-    done = done_calls(calls, request, language)
+    `DidPhrase`), and whatever the request asks a look-up says in full (a
+    `FoundPhrase`): asked to write that reply, 1.5B claimed actions no tool
+    had done ("The garage door is now open."), and 0.5B, told to do "tell
+    me the bedroom temperature" after it was looked up, dimmed the light
+    again."""
+    done = [c for c in done_calls(calls, request, language) if _found_in(c) is None]
     return (
-        asked_part(request) is None
+        (asked_part(request) is None or bool(found(calls)))
         and bool(done)
         and all(
             isinstance(record.result.get(DID_FIELD), DidPhrase)
@@ -59,7 +72,13 @@ def part_left(
         return None
     acted = set().union(*did)
     parts = command_parts(request, language)
-    left = [part for part in parts if not telling_words(part) & acted]
+    # A part that asks what a look-up found in full is answered.
+    left = [
+        part
+        for part in parts
+        if not telling_words(part) & acted
+        and not (found(calls) and asked_part(part) is not None)
+    ]
     # Where no part names what was done, the names tell nothing ("the
     # kettle", done as Wasserkocher): the model's reply stands.
     return left[0] if left and len(left) < len(parts) else None

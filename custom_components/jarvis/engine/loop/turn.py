@@ -15,10 +15,8 @@ from ..output import sentences
 from ..phrases import (
     DID_FIELD,
     DONE,
-    FOUND_FIELD,
     NOT_UNDERSTOOD,
     DidPhrase,
-    FoundPhrase,
     did_reply,
     final_reply,
     phrase,
@@ -47,7 +45,7 @@ from ..textproto import (
     validate_arguments,
 )
 from ..types import JsonObject, Message, ToolCall, ToolSpec
-from .done import can_say_done, done_calls, part_left
+from .done import can_say_done, done_calls, found, part_left
 from .host import Delta, StepHost, ToolCallDelta, call_step, say_text
 from .records import Ended, Purpose, StepEnd, ToolCallRecord, TurnResult
 from .rule import AfterStep, StepOutcome, next_step
@@ -314,8 +312,10 @@ class Turn:
         phrases = [
             DidPhrase(record.result[DID_FIELD])
             for record in done_calls(calls, self.request, self.language)
+            if DID_FIELD in record.result
         ]
-        await host.run_step(say(did_reply(phrases, self.language), self))
+        text = " ".join([did_reply(phrases, self.language), *found(calls)])
+        await host.run_step(say(text, self))
         self.result.ended = "done"
         return True
 
@@ -323,14 +323,15 @@ class Turn:
         """Answer a question in Jarvis's words when each look-up says in full
         what it found (a `FoundPhrase`), and nothing else was asked for.
         Returns whether it did."""
-        found = [record.result.get(FOUND_FIELD) for record in self.result.tool_calls]
+        calls = self.result.tool_calls
+        said = found(calls)
         if (
-            not found
+            not said
+            or len(said) < len(calls)
             or joins_commands(self.request, self.language)
-            or not all(isinstance(said, FoundPhrase) for said in found)
         ):
             return False
-        await host.run_step(say(" ".join(map(str, found)), self))
+        await host.run_step(say(" ".join(said), self))
         self.result.ended = "done"
         return True
 
