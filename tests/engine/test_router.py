@@ -134,13 +134,22 @@ def test_router_falls_open_to_the_core_tools_when_nothing_matches() -> None:
 
 
 def test_all_points_to_no_tool() -> None:
-    """It named HassCancelAllTimers for "delete all my automations"."""
-    catalogue = [*CATALOGUE, tool("HassCancelAllTimers", "Cancels all timers.")]
+    """It named HassCancelAllTimers for "delete all my automations", and the
+    to-do tools ("Add item to a todo list") for "baja la puerta del garaje del
+    todo" (fully)."""
+    catalogue = [
+        *CATALOGUE,
+        tool("HassCancelAllTimers", "Cancels all timers."),
+        tool("HassListAddItem", "Add item to a todo list", "item", "name"),
+    ]
     router = ToolRouter()
-    route = router.route("delete all my automations", catalogue)
-    assert [tool.name for tool in route.tools] == [*CORE, TOOL_SEARCH]
+    for request_text in ("delete all my automations", "baja la puerta del todo"):
+        route = router.route(request_text, catalogue)
+        assert [tool.name for tool in route.tools] == [*CORE, TOOL_SEARCH]
     route = router.route("cancel all timers", catalogue)
     assert "HassCancelAllTimers" in [tool.name for tool in route.tools]
+    route = router.route("add milk to my todo list", catalogue)
+    assert "HassListAddItem" in [tool.name for tool in route.tools]
 
 
 def test_router_falls_open_to_a_catalogue_without_core_tools() -> None:

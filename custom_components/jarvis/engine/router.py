@@ -38,7 +38,9 @@ _SIGNS: Mapping[str, tuple[str, ...]] = {
 }
 
 
-_STOPWORDS = frozenset(every(lambda pack: pack.stopwords))
+# Words for every device point to no tool either: Spanish "del todo" (fully)
+# brought the to-do tools, whose description says "todo list".
+_STOPWORDS = frozenset(every(lambda pack: (*pack.stopwords, *pack.everything)))
 # "Prozent", "percent": a level, whatever kind of device, as "%" is.
 _PERCENT_WORDS = tuple(
     phrase.split()[-1] for phrase in every(lambda pack: pack.percent_words)
