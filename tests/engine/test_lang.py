@@ -20,6 +20,8 @@ from custom_components.jarvis.engine.lang import (
     language_pack,
     leaves_out,
     measured,
+    says_everything,
+    way_said,
 )
 
 ENGLISH = LANGUAGES[0]
@@ -229,3 +231,39 @@ def test_what_a_question_asks_to_be_measured(
     text: str, language: str, classes: set[str]
 ) -> None:
     assert measured(text, language) == classes
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "ways", "said"),
+    [
+        ("abre con llave la puerta trasera", "es", ("lock", "unlock"), "unlock"),
+        ("schließe die Haustür ab", "de", ("lock", "unlock"), None),  # split verb
+        ("Haustür abschließen", "de", ("lock", "unlock"), "lock"),
+        ("lock the front door", "en", ("lock", "unlock"), "lock"),
+        # "lock" the noun: both ways said, so neither.
+        ("unlock the back door lock", "en", ("lock", "unlock"), None),
+        ("the back door lock needs to be unlocked", "en", ("lock", "unlock"), None),
+        ("baja la puerta del garaje del todo", "es", ("open", "close"), "close"),
+        ("fahr den Rollladen hoch", "de", ("open", "close"), "open"),
+        ("open the garage door opener", "en", ("open", "close"), "open"),
+        ("turn on the light", "en", ("open", "close"), None),
+    ],
+)
+def test_the_way_a_request_turns_a_lock_or_cover(
+    text: str, language: str, ways: tuple[str, str], said: str | None
+) -> None:
+    assert way_said(text, language, ways) == said
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "said"),
+    [
+        ("turn everything off in the office", "en", True),
+        ("Mach alles im Büro aus", "de", True),
+        ("turn off all the lights", "en", False),
+    ],
+)
+def test_a_request_about_every_device_of_a_place(
+    text: str, language: str, said: bool
+) -> None:
+    assert says_everything(text, language) is said

@@ -403,12 +403,13 @@ async def test_the_request_s_verb_beats_the_model_s_domain_on_a_shared_name(
 
 
 @pytest.mark.usefixtures("house")
-async def test_a_lock_goes_the_way_the_request_says_not_the_models(
+async def test_locks_and_covers_go_the_way_the_request_says_not_the_models(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:
     """0.5B locked the back door for "abre con llave la puerta trasera"
     (HassTurnOn): the unlock the words say waits for the yes; a lock the
-    words say runs at once, whichever intent the model called."""
+    words say runs at once, whichever intent the model called. It opened the
+    garage door for "baja la puerta del garaje del todo" (lower it)."""
     agent = await _agent(hass, scripted_llm, fast=False)
     scripted_llm.script(Reply(tool_calls=[("HassTurnOn", {"name": "Front Door"})]))
     before = _house_states(hass)
@@ -420,12 +421,16 @@ async def test_a_lock_goes_the_way_the_request_says_not_the_models(
     await ask(hass, agent, "sí", first["conversation_id"], language="es")
     assert hass.states.get(FRONT_DOOR).state == "unlocked"
 
-    scripted_llm.script(
-        Reply(tool_calls=[("HassTurnOff", {"name": "Front Door"})]),
-        Reply(content="Done."),
-    )
+    scripted_llm.script(Reply(tool_calls=[("HassTurnOff", {"name": "Front Door"})]))
     await ask(hass, agent, "lock the front door")
     assert hass.states.get(FRONT_DOOR).state == "locked"
+
+    await run_services(hass, ("cover.open_cover", OPENER))
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOn", {"name": "Garage Door Opener"})])
+    )
+    lowered = await ask(hass, agent, "baja Garage Door Opener del todo", language="es")
+    assert hass.states.get(OPENER).state == "closed", speech(lowered)
 
 
 @pytest.mark.usefixtures("house")

@@ -61,9 +61,9 @@ from .intent_reach import (
     Reach,
     Target,
     intent_targets,
-    lock_way_reach,
     service_intent_handler,
     target_deeds,
+    turned_as_said,
 )
 from .match_words import MatchInWordsTool, called_in_words
 from .outside import outside_content_tool
@@ -223,7 +223,7 @@ class GuardedIntentTool(WrappingTool):
         if reach.refused and not reach.targets:
             return self._refused(reach)
         if self.repair and handler is not None:
-            reach = lock_way_reach(
+            reach = turned_as_said(
                 hass,
                 self.intent_type,
                 reach,

@@ -25,7 +25,7 @@ import voluptuous as vol
 
 from ..const import DOMAIN
 from ..engine.arguments import said_percent
-from ..engine.lang import lock_way, verb_domains
+from ..engine.lang import verb_domains, way_said
 from ..engine.phrases import Deed
 from ..engine.router import joins_commands
 from ..safety.effects import Call
@@ -283,11 +283,16 @@ def level_targets(
     return targets
 
 
-# The on/off intent that turns a lock each way.
-_LOCK_WAYS = {"lock": intent.INTENT_TURN_ON, "unlock": intent.INTENT_TURN_OFF}
+# The two ways the on/off intents turn a device of these domains, HassTurnOn's
+# first.
+_TURNS = {
+    "lock": ("lock", "unlock"),
+    "cover": ("open", "close"),
+    "valve": ("open", "close"),
+}
 
 
-def lock_way_reach(
+def turned_as_said(
     hass: HomeAssistant,
     intent_type: str,
     reach: Reach,
@@ -297,18 +302,22 @@ def lock_way_reach(
     language: str,
     request: str | None,
 ) -> Reach:
-    """The reach of the on/off intent that turns the call's locks the way
-    the request says, where the call turns them the other way (0.5B locked
-    the back door for "abre con llave la puerta trasera"), run by Jarvis as
-    HA's tool is the other one; else the reach as it is."""
+    """The reach of the on/off intent that turns the call's locks, covers or
+    valves the way the request's words say, where the call turns them the
+    other way, run by Jarvis as HA's tool is the other one (0.5B locked the
+    back door for "abre con llave la puerta trasera", and opened the garage
+    door for "baja la puerta del garaje del todo"); else the reach as it is."""
+    domains = {target.state.domain for target in reach.targets}
     if (
         intent_type not in _ON_OFF_INTENTS
         or not request
-        or not reach.targets
-        or any(target.state.domain != "lock" for target in reach.targets)
-        or (way := lock_way(request, language)) is None
-        or (meant := _LOCK_WAYS[way]) == intent_type
+        or len(domains) != 1
+        or (ways := _TURNS.get(domains.pop())) is None
+        or (way := way_said(request, language, ways)) is None
     ):
+        return reach
+    meant = intent.INTENT_TURN_ON if way == ways[0] else intent.INTENT_TURN_OFF
+    if meant == intent_type:
         return reach
     turned = intent_targets(
         hass, meant, slots, assistant=assistant, language=language, request=request

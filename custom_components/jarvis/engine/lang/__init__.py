@@ -19,11 +19,11 @@ __all__ = [
     "language_code",
     "language_pack",
     "leaves_out",
-    "lock_way",
     "measured",
     "names_no_item",
     "says_everything",
     "verb_domains",
+    "way_said",
 ]
 
 # English first: it is the fallback.
@@ -88,14 +88,15 @@ def says_everything(text: str, language: str | None) -> bool:
     return _says(text, language, lambda pack: pack.everything)
 
 
-def lock_way(text: str, language: str | None) -> str | None:
-    """The one way, "lock" or "unlock", a request says a lock should go, in
-    its language or in English; None where it says neither or both."""
+def way_said(text: str, language: str | None, ways: tuple[str, str]) -> str | None:
+    """The one of two ways ("lock" or "unlock", "open" or "close") a request
+    says, in its language or in English; None where it says neither or
+    both."""
     said = {
         way
         for pack in (language_pack(language), en.LANGUAGE)
-        for way, phrases in pack.lock_ways.items()
-        if mentions(text, phrases)
+        for way in ways
+        if mentions(text, pack.ways[way])
     }
     return said.pop() if len(said) == 1 else None
 

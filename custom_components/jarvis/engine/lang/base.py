@@ -84,9 +84,10 @@ class Language:
     # What names every device of a place: "everything" of "turn everything
     # off in the office".
     everything: tuple[str, ...]
-    # Which way a lock goes, "lock" or "unlock": the words that say it
-    # ("abre con llave" unlocks, though "abre" alone opens).
-    lock_ways: Mapping[str, tuple[str, ...]]
+    # Which way a command turns a lock ("lock", "unlock") or a cover or
+    # valve ("open", "close"): the words that say it ("abre con llave"
+    # unlocks, though "abre" alone opens; "baja la persiana" closes it).
+    ways: Mapping[str, tuple[str, ...]]
 
     # What a reply claims of a device, checked against the home
     # (`engine.grounding`). Words by the state they claim; the first is

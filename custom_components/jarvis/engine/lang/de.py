@@ -88,12 +88,16 @@ LANGUAGE = Language(
     ),
     clitics=(),
     everything=words("alles"),
-    lock_ways={
+    ways={
         "lock": words(
             "abschließen, abschliessen, schließ ab, schließe ab, zuschließen, zusperren, verriegle, verriegeln"
         ),
         "unlock": words(
             "aufschließen, aufschliessen, schließ auf, schließe auf, aufsperren, entriegle, entriegeln"
+        ),
+        "open": words("öffne, öffnen, auf, hoch, hochfahren"),
+        "close": words(
+            "schließe, schließen, schließ, zu, runter, herunter, herunterfahren, senke"
         ),
     },
     state_words={

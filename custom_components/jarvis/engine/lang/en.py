@@ -82,9 +82,13 @@ LANGUAGE = Language(
     ),
     clitics=(),
     everything=words("everything"),
-    lock_ways={
-        "lock": words("lock, lock up"),
-        "unlock": words("unlock, unlatch"),
+    ways={
+        # "lock" is a noun too: "unlock the back door lock" says both ways,
+        # so neither counts.
+        "lock": words("lock, locked, lock up"),
+        "unlock": words("unlock, unlocked, unlatch, unlatched"),
+        "open": words("open, opened, raise, lift"),
+        "close": words("close, closed, shut, lower"),
     },
     state_words={
         "on": words("on, switched on, turned on"),

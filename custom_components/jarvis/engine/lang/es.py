@@ -82,11 +82,13 @@ LANGUAGE = Language(
     ),
     clitics=words("lo, la, los, las, le, les, me"),
     everything=words("todo"),
-    lock_ways={
+    ways={
         "lock": words(
             "cierra con llave, cerrar con llave, echa la llave, bloquea, bloquear"
         ),
         "unlock": words("abre con llave, abrir con llave, desbloquea, desbloquear"),
+        "open": words("abre, abrir, sube, subir, levanta"),
+        "close": words("cierra, cerrar, baja, bajar"),
     },
     state_words={
         "on": words("encendido, encendida"),

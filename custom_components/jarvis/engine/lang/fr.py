@@ -82,9 +82,11 @@ LANGUAGE = Language(
     ),
     clitics=(),
     everything=words("tout"),
-    lock_ways={
+    ways={
         "lock": words("verrouille, verrouiller, ferme à clé, fermer à clé"),
         "unlock": words("déverrouille, déverrouiller"),
+        "open": words("ouvre, ouvrir, monte, lève"),
+        "close": words("ferme, fermer, baisse, descends"),
     },
     state_words={
         "on": words("allumé, allumée"),

@@ -84,9 +84,11 @@ LANGUAGE = Language(
     ),
     clitics=words("lo, la, li, le"),
     everything=words("tutto"),
-    lock_ways={
+    ways={
         "lock": words("blocca, bloccare, chiudi a chiave, chiudere a chiave"),
         "unlock": words("sblocca, sbloccare"),
+        "open": words("apri, aprire, alza, solleva"),
+        "close": words("chiudi, chiudere, abbassa"),
     },
     state_words={
         "on": words("acceso, accesa"),

@@ -83,9 +83,11 @@ LANGUAGE = Language(
     ),
     clitics=(),
     everything=words("alles"),
-    lock_ways={
+    ways={
         "lock": words("vergrendel, vergrendelen, op slot"),
         "unlock": words("ontgrendel, ontgrendelen, van het slot"),
+        "open": words("open, openen, omhoog"),
+        "close": words("sluit, sluiten, dicht, omlaag"),
     },
     state_words={
         "on": words("aan, ingeschakeld, aangezet"),

@@ -82,9 +82,11 @@ LANGUAGE = Language(
     ),
     clitics=(),
     everything=words("tudo"),
-    lock_ways={
+    ways={
         "lock": words("tranca, trancar, fecha à chave, fechar à chave"),
         "unlock": words("destranca, destrancar"),
+        "open": words("abre, abrir, sobe, subir, levanta"),
+        "close": words("fecha, fechar, baixa, baixar"),
     },
     state_words={
         "on": words("ligado, ligada, aceso, acesa"),
