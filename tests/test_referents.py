@@ -8,6 +8,7 @@ from homeassistant.components.homeassistant.exposed_entities import (
     async_expose_entity,
 )
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import area_registry as ar, entity_registry as er
 import pytest
 
 from custom_components.jarvis.const import CONF_LOOK_FIRST
@@ -173,3 +174,52 @@ async def test_what_cannot_do_it_is_left_to_the_model(
 
     assert speech(response) == "I can't turn a sensor off."
     assert len(scripted_llm.chat_requests) == 2
+
+
+async def test_a_device_said_alone_gets_the_last_action(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    _, agent = await setup_jarvis(hass, scripted_llm, prefer_local=True)
+    await _lights(hass, on=[], off=[BED])
+    first = await converse(hass, agent, "turn on the kitchen lights")
+
+    await converse(hass, agent, "and the bed light too", first["conversation_id"])
+
+    assert hass.states.get(BED).state == "on"
+    assert scripted_llm.chat_requests == []
+
+
+async def test_an_area_said_alone_gets_the_last_action_on_its_kind(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    _, agent = await setup_jarvis(hass, scripted_llm)
+    areas, entities = ar.async_get(hass), er.async_get(hass)
+    for area, members in (("Office", [CEILING]), ("Kitchen", [KITCHEN, BED])):
+        place = areas.async_create(area)
+        for entity_id in members:
+            entities.async_update_entity(entity_id, area_id=place.id)
+    await _lights(hass, on=[CEILING, KITCHEN, BED], off=[])
+    call = ("HassTurnOff", {"area": "Office", "domain": ["light"]})
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+    first = await converse(hass, agent, "turn off the lights in the office")
+    assert hass.states.get(CEILING).state == "off"
+
+    await converse(hass, agent, "and the kitchen", first["conversation_id"])
+
+    assert [hass.states.get(e).state for e in (KITCHEN, BED)] == ["off", "off"]
+    assert len(scripted_llm.chat_requests) == 1
+
+
+async def test_words_that_name_nothing_of_the_home_are_the_models(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    _, agent = await setup_jarvis(hass, scripted_llm, prefer_local=True)
+    first = await converse(hass, agent, "turn on the kitchen lights")
+    scripted_llm.script(Reply(content="I can't make sandwiches."))
+
+    response = await converse(
+        hass, agent, "and a sandwich too", first["conversation_id"]
+    )
+
+    assert speech(response) == "I can't make sandwiches."
+    assert len(scripted_llm.chat_requests) == 1

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.jarvis.engine.referring import Referring, referring_command
+from custom_components.jarvis.engine.referring import (
+    Referring,
+    elided_target,
+    referring_command,
+)
 
 
 @pytest.mark.parametrize(
@@ -57,3 +61,22 @@ def test_a_command_that_names_something_or_asks_nothing(
     text: str, language: str
 ) -> None:
     assert referring_command(text, language) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "target"),
+    [
+        ("and the kitchen too", "en", "kitchen"),
+        ("y el Dormitorio", "es", "Dormitorio"),
+        ("und im Büro auch", "de", "Büro"),
+        ("the bed light as well please", "en", "bed light"),
+        # An action, a number or nothing to name: not a target alone.
+        ("turn on the kitchen", "en", None),
+        ("and the kitchen to 50%", "en", None),
+        ("too", "en", None),
+    ],
+)
+def test_a_request_that_names_only_a_target(
+    text: str, language: str, target: str | None
+) -> None:
+    assert elided_target(text, language) == target

@@ -58,7 +58,15 @@ def _folded(phrases: tuple[str, ...]) -> frozenset[str]:
 def _words(pack: Language) -> _Words:
     return _Words(
         _folded(pack.referring),
-        _folded((*pack.stopwords, *pack.fillers, *pack.polite, *pack.articles)),
+        _folded(
+            (
+                *pack.stopwords,
+                *pack.fillers,
+                *pack.polite,
+                *pack.articles,
+                *pack.joiners,
+            )
+        ),
         _folded(pack.percent_words),
         {action: _folded(pack.tool_topics[action]) for action in _ON_OFF},
         tuple(accent_folded(clitic) for clitic in pack.clitics),
@@ -72,11 +80,7 @@ def referring_command(request: str, language: str | None) -> Referring | None:
     """What the request asks of the devices it refers to, if it names none
     and says at least one word for them or a verb that names no action; read
     in its language and in English."""
-    packs = [
-        _BY_CODE[code]
-        for code in dict.fromkeys([language_code(language), "en"])
-        if code in _BY_CODE
-    ]
+    packs = _packs(language)
     numbers: list[float] = []
     actions: set[Action] = set()
     percent = referring = False
@@ -99,6 +103,30 @@ def referring_command(request: str, language: str | None) -> Referring | None:
     if len(actions) == 1:
         return Referring(actions.pop())
     return None
+
+
+def elided_target(request: str, language: str | None) -> str | None:
+    """The words of a request that says only what to act on, leaving the
+    action to the last turn ("and the kitchen too", "y el dormitorio"); None
+    where it says an action, a number, or nothing beside small words."""
+    left: list[str] = []
+    for word in _TOKEN_RE.findall(request):
+        token = accent_folded(word)
+        said = _said(token, _packs(language))
+        if _NUMBER_RE.fullmatch(token) or token in _SIGNS or said & set(_ON_OFF):
+            return None
+        if not said:
+            left.append(word)
+    return " ".join(left) or None
+
+
+def _packs(language: str | None) -> list[_Words]:
+    """The words of the language and of English."""
+    return [
+        _BY_CODE[code]
+        for code in dict.fromkeys([language_code(language), "en"])
+        if code in _BY_CODE
+    ]
 
 
 def _said(token: str, packs: list[_Words]) -> set[str]:

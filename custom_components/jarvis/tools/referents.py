@@ -1,6 +1,8 @@
 """Commands that name no device ("turn them off", "Ahora apágala", "set it
-to 50"), run on what the conversation's last turn was about, with no LLM
-call: small models repeated their last reply, or acted on a guess.
+to 50"), run on what the conversation's last turn was about, and those that
+name only a device or area ("and the kitchen too"), run as the last turn's
+action: with no LLM call, where small models repeated their last reply, or
+acted on a guess.
 
 What the last turn was about, in this order: the devices Jarvis's reply
 named (unless it asked which), the entities its calls acted on or looked
@@ -15,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from homeassistant.components.conversation import (
     AssistantContent,
     ChatLog,
+    Content,
     ToolResultContent,
     UserContent,
 )
@@ -23,11 +26,20 @@ from homeassistant.helpers import intent, llm
 
 from ..engine.grounding import named
 from ..engine.phrases import WHICH_DEVICE, phrase
-from ..engine.referring import Referring, referring_command
+from ..engine.referring import Referring, elided_target, referring_command
+from ..engine.results import failed
+from ..engine.text import folded_words, telling_words
 from .assist_guard import MatchedCommand, command_on
 from .deeds import acted_on
 from .home import house_view
-from .intent_reach import Target, level_targets, targets_of
+from .intent_reach import (
+    Target,
+    intent_targets,
+    level_targets,
+    service_intent_handler,
+    targets_of,
+)
+from .targets import Slots, area_said
 
 _INTENTS = {"turnon": intent.INTENT_TURN_ON, "turnoff": intent.INTENT_TURN_OFF}
 
@@ -42,10 +54,13 @@ def referred_command(
     assistant: str,
 ) -> MatchedCommand | str | None:
     """The command on what the request refers to, or the question which
-    device it means; None where it names something, or where what it
+    device it means, or the last action on what it names in its stead
+    (`elided_command`); None where it is none of these, or where what it
     refers to cannot do what it asks (the model may find a way)."""
     if (referring := referring_command(request, language)) is None:
-        return None
+        return elided_command(
+            hass, chat_log, request, language=language, assistant=assistant
+        )
     if not (states := referents(hass, chat_log, language, assistant)):
         return phrase(WHICH_DEVICE, language)
     if targets := _targets(hass, referring, states, language, assistant):
@@ -72,20 +87,71 @@ def _targets(
 
 
 @callback
+def elided_command(
+    hass: HomeAssistant,
+    chat_log: ChatLog,
+    request: str,
+    *,
+    language: str,
+    assistant: str,
+) -> MatchedCommand | None:
+    """The last turn's action on what the request names in its stead ("and
+    the kitchen too" after "turn on the living room lights"): the area it
+    names, of the kind the action was for, or the device; None where its
+    words name neither in full, or the last turn did nothing."""
+    if (said := elided_target(request, language)) is None or (
+        last := _last_action(hass, chat_log)
+    ) is None:
+        return None
+    intent_type, slots = last
+    unplaced = {k: v for k, v in slots.items() if k not in ("name", "area", "floor")}
+    words = folded_words(said)
+    devices = house_view(hass, assistant)(())
+    if (area := area_said(hass, said)) and words <= telling_words(
+        str(area["area"]["value"])
+    ):
+        slots = unplaced | area
+    elif len(names := {d.names[0] for d in named(said, devices, language)}) == 1 and (
+        words <= telling_words(name := names.pop())
+    ):
+        slots = {
+            k: v for k, v in unplaced.items() if k not in ("domain", "device_class")
+        }
+        slots |= {"name": {"value": name}}
+    else:
+        return None
+    reach = intent_targets(
+        hass, intent_type, slots, assistant=assistant, language=language
+    )
+    return command_on(hass, reach.targets) if reach.targets else None
+
+
+def _last_action(hass: HomeAssistant, chat_log: ChatLog) -> tuple[str, Slots] | None:
+    """The last service intent the last turn ran, and its slots."""
+    _, turn = _last_turn(chat_log)
+    worked = {
+        c.tool_call_id
+        for c in turn
+        if isinstance(c, ToolResultContent) and not failed(dict(c.tool_result))
+    }
+    for content in reversed(turn):
+        if not isinstance(content, AssistantContent):
+            continue
+        for call in reversed(content.tool_calls or []):
+            name = call.tool_name.rpartition("__")[2]
+            if call.id in worked and service_intent_handler(hass, name) is not None:
+                return name, {k: {"value": v} for k, v in call.tool_args.items()}
+    return None
+
+
+@callback
 def referents(
     hass: HomeAssistant, chat_log: ChatLog, language: str, assistant: str
 ) -> list[State]:
     """The exposed entities the conversation's last turn was about."""
-    content = chat_log.content
-    requests = [
-        (index, said)
-        for index, said in enumerate(content)
-        if isinstance(said, UserContent)
-    ]
-    if len(requests) < 2:
+    request, turn = _last_turn(chat_log)
+    if not request:
         return []
-    (start, request), (end, _) = requests[-2:]
-    turn = content[start + 1 : end]
     devices = house_view(hass, assistant)(())
     replies = [c.content for c in turn if isinstance(c, AssistantContent) and c.content]
     ids: Iterable[str] = ()
@@ -99,13 +165,28 @@ def referents(
             for entity_id in _looked_at(c)
         ]
     if not ids:
-        ids = [device.entity_id for device in named(request.content, devices, language)]
+        ids = [device.entity_id for device in named(request, devices, language)]
     exposed = {device.entity_id for device in devices}
     return [
         state
         for entity_id in dict.fromkeys(ids)
         if entity_id in exposed and (state := hass.states.get(entity_id))
     ]
+
+
+def _last_turn(chat_log: ChatLog) -> tuple[str, Sequence[Content]]:
+    """The conversation's previous request and what came after it, up to the
+    request being answered; nothing in a conversation's first turn."""
+    content = chat_log.content
+    requests = [
+        (index, said)
+        for index, said in enumerate(content)
+        if isinstance(said, UserContent)
+    ]
+    if len(requests) < 2:
+        return "", []
+    (start, request), (end, _) = requests[-2:]
+    return request.content, content[start + 1 : end]
 
 
 def _looked_at(result: ToolResultContent) -> list[str]:

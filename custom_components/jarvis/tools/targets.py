@@ -162,7 +162,7 @@ def repair_targets(
         # A room the user did not say is a guess too ("Guest Bathroom" for
         # "mute the speaker in the guest room", by 0.5B): the device their
         # words name, in the room they say.
-        spoken = places | _area_said(hass, request)
+        spoken = places | area_said(hass, request)
         # The kind the model gave may be a guess as well ("tv" for a speaker).
         unkinded = {k: v for k, v in spoken.items() if k not in _KINDS}
         for where in (spoken, unkinded):
@@ -420,7 +420,7 @@ def _one_named(states: Sequence[State], text: str) -> str | None:
 
 def _said_elsewhere(hass: HomeAssistant, text: str, area: Any) -> bool:
     """Whether the text names an area other than this one."""
-    said = _area_said(hass, text).get("area", {}).get("value")
+    said = area_said(hass, text).get("area", {}).get("value")
     return bool(area and said and folded_words(str(said)) != folded_words(str(area)))
 
 
@@ -440,13 +440,13 @@ def _everything_in(
         or not says_everything(request, language)
         or leaves_out(request, language)
         or telling_words(name) <= folded_words(request)
-        or not (place := _area_said(hass, request))
+        or not (place := area_said(hass, request))
     ):
         return None
     return {"domain": {"value": _ROOM_DOMAINS}} | place
 
 
-def _area_said(hass: HomeAssistant, request: str) -> Slots:
+def area_said(hass: HomeAssistant, request: str) -> Slots:
     """An area slot for the one area the request names in full (the most
     specific, "Guest Room" and not "Guest" if both are), else none."""
     said = folded_words(request)

@@ -78,7 +78,7 @@ LANGUAGE = Language(
     list_links=words("to, on, onto, in, into, my, the, our"),
     exceptions=words("except, apart from, but not, other than, besides"),
     referring=words(
-        "it, them, that, those, this, these, both, all, one, turn, switch, set, make, put, change, raise, lower, increase, decrease, now, too, also, again, back, degrees"
+        "it, them, that, those, this, these, both, all, one, turn, switch, set, make, put, change, raise, lower, increase, decrease, now, too, also, as, again, back, degrees"
     ),
     clitics=(),
     everything=words("everything"),
