@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from homeassistant.core import HomeAssistant
 import pytest
@@ -56,3 +57,30 @@ async def test_turn_on_kitchen_lights_with_real_model(
     assert hass.states.get(KITCHEN).state == "on"
     assert reply.strip()
     assert "{" not in reply
+
+
+async def test_a_follow_up_that_names_no_device_after_the_models_turn(
+    hass: HomeAssistant, llama_server: LlamaServer
+) -> None:
+    """The model turns the light on; "turn it off" then needs no model call:
+    it acts on what the model's turn named or acted on."""
+    agent = await setup_real_jarvis(hass, llama_server)
+
+    async def say(text: str, conversation_id: str | None = None) -> dict[str, Any]:
+        data = {"text": text, "agent_id": agent}
+        if conversation_id:
+            data["conversation_id"] = conversation_id
+        response = await hass.services.async_call(
+            "conversation", "process", data, blocking=True, return_response=True
+        )
+        assert response is not None
+        return dict(response)
+
+    first = await say("turn on the kitchen lights")
+    assert hass.states.get(KITCHEN).state == "on"
+    second = await say("now turn it off", first["conversation_id"])
+    reply = second["response"]["speech"]["plain"]["speech"]
+    print(f"\nreal 0.5B, then Jarvis alone: {reply!r}")
+
+    assert hass.states.get(KITCHEN).state == "off"
+    assert reply == "Done, I turned off Kitchen Lights."
