@@ -16,6 +16,7 @@ from homeassistant.components.todo import (
     TodoItem,
     TodoItemStatus,
     TodoListEntity,
+    TodoListEntityFeature,
 )
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_LLM_HASS_API
@@ -408,6 +409,45 @@ async def test_a_question_about_a_to_do_list_reads_its_items_first(
     assert speech(response) == "Added bread."
     (request,) = scripted_llm.chat_requests
     assert "oat milk" in json.dumps(request["json"]["messages"])
+
+
+async def test_an_item_for_a_list_named_in_full_is_added_without_the_llm(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """HA's Spanish sentences miss "mis tareas personales" for the list
+    Tareas personales, and 0.5B looped on it."""
+    _, agent = await setup_jarvis(hass, scripted_llm, prefer_local=True)
+    tasks = TodoListEntity()
+    tasks._attr_name = "Tareas personales"
+    tasks._attr_supported_features = TodoListEntityFeature.CREATE_TODO_ITEM
+    tasks._attr_todo_items = []
+
+    async def create(item: TodoItem) -> None:
+        tasks._attr_todo_items = [*(tasks.todo_items or []), item]
+
+    tasks.async_create_todo_item = create  # type: ignore[method-assign]
+    setup_test_component_platform(hass, "todo", [tasks])
+    assert await async_setup_component(hass, "todo", {"todo": {"platform": "test"}})
+    await hass.async_block_till_done()
+
+    response = await hass.services.async_call(
+        "conversation",
+        "process",
+        {
+            "text": "apunta llamar a la abuela en mis tareas personales",
+            "agent_id": agent,
+            "language": "es",
+        },
+        blocking=True,
+        return_response=True,
+    )
+
+    assert response is not None
+    assert speech(dict(response)) == (
+        "Hecho, he añadido llamar a la abuela a Tareas personales."
+    )
+    assert [i.summary for i in tasks.todo_items or []] == ["llamar a la abuela"]
+    assert scripted_llm.chat_requests == []
 
 
 async def test_follow_up_after_fast_path_reaches_the_llm_with_that_turn(

@@ -13,7 +13,7 @@ from homeassistant.components.homeassistant.exposed_entities import (
     async_listen_entity_updates,
 )
 from homeassistant.config_entries import ConfigSubentry
-from homeassistant.const import MATCH_ALL
+from homeassistant.const import ATTR_ENTITY_ID, MATCH_ALL
 from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import (
@@ -42,12 +42,13 @@ from .const import (
 )
 from .engine.loop import ToolCallRecord, TurnResult
 from .engine.persona import persona_name, with_name
-from .engine.phrases import FINAL_REPLY, done
+from .engine.phrases import DID, FINAL_REPLY, Deed, actions, did_reply, done
 from .engine.redact import user_said
 from .engine.results import failed
 from .engine.router import command_parts
 from .engine.text import mentions
 from .entity import JarvisLLMEntity
+from .safety.effects import Call
 from .safety.holds import run_calls
 from .tools.assist_guard import MatchedCommand, guard_assist_tools, matched_command
 from .tools.deeds import describe
@@ -55,6 +56,7 @@ from .tools.home import home_api, house_view, live_lookup
 from .tools.hub import CURRENT_ENTRY, DATA_TOOLS, JarvisTools
 from .tools.intent_reach import Target, service_intent_handler, target_deeds
 from .tools.referents import referred_command
+from .tools.todo_lists import list_add
 from .wake_word import async_wake_phrase
 
 # Agents answer concurrently; the LLM server queues what it cannot run at once.
@@ -205,6 +207,10 @@ class JarvisConversationEntity(
             joined := await self._async_run_parts(user_input, chat_log)
         ):
             return self._async_local_result(chat_log, joined, started)
+        if self.prefers_local and (
+            added := await self._async_run_list_add(user_input, chat_log, started)
+        ):
+            return added
         if self.feature(CONF_TARGET_REPAIR) and (
             referred := await self._async_run_referred(user_input, chat_log, started)
         ):
@@ -336,6 +342,27 @@ class JarvisConversationEntity(
         except HomeAssistantError:
             return None
         return done(target_deeds(self.hass, command.targets), user_input.language)
+
+    async def _async_run_list_add(
+        self,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+        started: float,
+    ) -> conversation.ConversationResult | None:
+        """An item put on a to-do list the request names in full, inflected
+        too (`todo_lists.list_add`), with no LLM call."""
+        language = user_input.language
+        if (found := list_add(self.hass, user_input.text, language, ASSISTANT)) is None:
+            return None
+        todo, item = found
+        call = Call("todo", "add_item", {ATTR_ENTITY_ID: todo.entity_id, "item": item})
+        try:
+            await run_calls(self.hass, [call], user_input.context)
+        except HomeAssistantError:
+            return None  # the model may still find a way
+        added = Deed("add", (todo.name,), item=item)
+        text = did_reply([actions([added], DID, language)], language)
+        return self._async_reply(user_input, chat_log, TurnResult(text=text), started)
 
     async def _async_run_referred(
         self,
