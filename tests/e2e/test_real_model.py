@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from homeassistant.core import HomeAssistant
 import pytest
@@ -12,6 +11,7 @@ from custom_components.jarvis.config_flow import default_agent_data
 from custom_components.jarvis.const import CONF_PREFER_LOCAL
 from scripts.llm_server import LlamaServer
 from tests.common import async_add_jarvis_agent, async_setup_demo_lights
+from tests.tools.test_injection import converse
 
 pytestmark = [
     pytest.mark.real_model,
@@ -66,19 +66,9 @@ async def test_a_follow_up_that_names_no_device_after_the_models_turn(
     it acts on what the model's turn named or acted on."""
     agent = await setup_real_jarvis(hass, llama_server)
 
-    async def say(text: str, conversation_id: str | None = None) -> dict[str, Any]:
-        data = {"text": text, "agent_id": agent}
-        if conversation_id:
-            data["conversation_id"] = conversation_id
-        response = await hass.services.async_call(
-            "conversation", "process", data, blocking=True, return_response=True
-        )
-        assert response is not None
-        return dict(response)
-
-    first = await say("turn on the kitchen lights")
+    first = await converse(hass, agent, "turn on the kitchen lights")
     assert hass.states.get(KITCHEN).state == "on"
-    second = await say("now turn it off", first["conversation_id"])
+    second = await converse(hass, agent, "now turn it off", first["conversation_id"])
     reply = second["response"]["speech"]["plain"]["speech"]
     print(f"\nreal 0.5B, then Jarvis alone: {reply!r}")
 
