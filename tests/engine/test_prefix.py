@@ -13,6 +13,7 @@ from custom_components.jarvis.engine.llm.base import LLMClient
 from custom_components.jarvis.engine.llm.openai_client import _usage
 from custom_components.jarvis.engine.loop import LoopSettings, ReplyLoop
 from custom_components.jarvis.engine.loop.step import CONTEXT_HEADER
+from custom_components.jarvis.engine.router import TOOL_SEARCH
 from custom_components.jarvis.engine.types import Message, ToolSpec
 from tests.engine.test_loop import TOOLS, make_host
 from tests.scripted_llm import Reply, ScriptedLLMServer
@@ -73,22 +74,25 @@ async def test_warm_up_reads_the_prefix_a_turn_starts_with(
     )
     assert request.sampling.max_tokens == 1
     assert await loop.warm_up(request) is not None
-    scripted_llm.script(Reply(content="Sure."))
-    await loop.run(
-        system_prompt=SYSTEM,
-        history=[Message("user", "start the vacuum cleaner")],
-        tools=CATALOGUE,
-        host=make_host()[0],
-        context=[satellite, "It is 10:00."],
-    )
+    scripted_llm.script(Reply(content="Sure."), Reply(content="Done."))
+    for request in ("start the vacuum cleaner", "make it cosy"):
+        await loop.run(
+            system_prompt=SYSTEM,
+            history=[Message("user", request)],
+            tools=CATALOGUE,
+            host=make_host()[0],
+            context=[satellite, "It is 10:00."],
+        )
     (warm_up,) = scripted_llm.warm_ups
     body = warm_up["json"]
     assert 1 in (body.get("max_tokens"), (body.get("options") or {}).get("num_predict"))
-    (system, tools, said), (turn_system, turn_tools, turn_said) = map(
+    (system, tools, said), vacuum, cosy = map(
         _parts, [warm_up, *scripted_llm.chat_requests]
     )
-    # The turn's tools start with the warm-up's, the core, listed after the
-    # system prompt (text protocol) or as the first tools (native).
+    (turn_system, turn_tools, turn_said) = vacuum
+    # The turn's tools start with the warm-up's core, listed after the system
+    # prompt (text protocol) or as the first tools (native); a request that
+    # names no tool is offered the warm-up's tools, whole.
     core = ["HassTurnOn", "GetLiveContext"]
     if not tools:
         shared = os.path.commonprefix([system, turn_system])  # noqa: RUF071
@@ -96,8 +100,9 @@ async def test_warm_up_reads_the_prefix_a_turn_starts_with(
         assert "HassVacuumStart" in turn_system.removeprefix(shared)
     else:
         assert system == turn_system
-        assert [tool["function"]["name"] for tool in tools] == core
-        assert turn_tools[: len(tools)] == tools
+        assert [tool["function"]["name"] for tool in tools] == [*core, TOOL_SEARCH]
+        assert turn_tools[: len(core)] == tools[: len(core)]
+    assert cosy[:2] == (system, tools)
     # Characters, not paths: the server reuses the common start of the prompt.
     common = os.path.commonprefix([said, turn_said])  # noqa: RUF071
     assert common == f"{CONTEXT_HEADER}\n{satellite}\n"

@@ -14,6 +14,7 @@ from custom_components.jarvis.engine.router import (
     core_tools,
     is_small_talk,
     joins_commands,
+    opening_tools,
 )
 from custom_components.jarvis.engine.types import ToolSpec
 
@@ -109,12 +110,16 @@ def test_router_keeps_the_right_tool(request_text: str, expected: str) -> None:
 
 def test_every_route_starts_as_the_warm_up_does() -> None:
     """The core tools come first in every route, in one order, so a
-    server's prompt cache holds the prompt up to their end."""
+    server's prompt cache holds the prompt up to their end; a request that
+    names no tool is offered what the warm-up shows, whole."""
     start = [tool.name for tool in core_tools(CATALOGUE)]
     assert start == CORE
     for text in ("pause the music", "what is the temperature?", "xyzzy"):
         names = [tool.name for tool in ToolRouter().route(text, CATALOGUE).tools]
         assert names[: len(start)] == start, text
+    warm_up = opening_tools(CATALOGUE)
+    for text in ("xyzzy", "how are you today?", "tell me a joke"):
+        assert ToolRouter().route(text, CATALOGUE).tools == warm_up, text
 
 
 def test_a_small_catalogue_is_shown_whole_without_search() -> None:
@@ -150,6 +155,23 @@ def test_all_points_to_no_tool() -> None:
     assert "HassCancelAllTimers" in [tool.name for tool in route.tools]
     route = router.route("add milk to my todo list", catalogue)
     assert "HassListAddItem" in [tool.name for tool in route.tools]
+
+
+def test_a_question_word_points_to_no_tool_by_its_description() -> None:
+    """ "are" and "what" say a question (the live states' words), not a
+    tool: HA's todo_get_items ("find out what items are on it") had been
+    offered for "how are you today?", and its lines read on every question."""
+    todo = tool(
+        "todo_get_items",
+        "Query a to-do list to find out what items are on it.",
+        "todo_list",
+    )
+    router = ToolRouter()
+    for request_text in ("how are you today?", "what can you help me with?"):
+        names = [t.name for t in router.route(request_text, [*CATALOGUE, todo]).tools]
+        assert names == [*CORE, TOOL_SEARCH], request_text
+    route = router.route("what items are on my to-do list?", [*CATALOGUE, todo])
+    assert "todo_get_items" in [t.name for t in route.tools]
 
 
 def test_router_falls_open_to_a_catalogue_without_core_tools() -> None:

@@ -41,6 +41,8 @@ _SIGNS: Mapping[str, tuple[str, ...]] = {
 # Words for every device point to no tool either: Spanish "del todo" (fully)
 # brought the to-do tools, whose description says "todo list".
 _STOPWORDS = frozenset(every(lambda pack: (*pack.stopwords, *pack.everything)))
+# Words that say a request is a question, or nothing at all, not what for.
+_NOT_TELLING = _STOPWORDS | frozenset(every(lambda pack: pack.question_starts))
 # "Prozent", "percent": a level, whatever kind of device, as "%" is.
 _PERCENT_WORDS = tuple(
     phrase.split()[-1] for phrase in every(lambda pack: pack.percent_words)
@@ -164,10 +166,13 @@ def _words(text: str) -> list[str]:
 
 
 def _tool_words(tool: ToolSpec) -> set[str]:
+    """The words of a tool's name, description and arguments that say what
+    it is for: not "are" or "what", kept in requests for the lexicon's
+    questions, which had brought the to-do tools to "how are you today?"."""
     parts = [_CAMEL_RE.sub(" ", tool.name), tool.description]
     properties: Mapping[str, object] = tool.parameters.get("properties") or {}
     parts.extend(properties)
-    return set(_words(" ".join(parts).replace("_", " ")))
+    return set(_words(" ".join(parts).replace("_", " "))) - _NOT_TELLING
 
 
 # What a request whose words point to no tool is most likely for; offered
@@ -242,9 +247,9 @@ class ToolRouter:
         for name in keep:
             if any(tool.name == name for tool in catalogue):
                 chosen.setdefault(name, "kept (failed last turn, or always offered)")
-        core = core_tools(catalogue)
         if not chosen:
-            return _core_route(core) if core else _whole(catalogue)
+            return _fell_open(catalogue)
+        core = core_tools(catalogue)
         for tool in core:
             chosen.setdefault(tool.name, "core")
         return _route_of(catalogue, chosen, first=core, lead=_lead(scored, core))
@@ -270,6 +275,18 @@ def core_tools(catalogue: Sequence[ToolSpec]) -> list[ToolSpec]:
         if topic in _topic_of(tool)
     }
     return list(ordered.values())
+
+
+def opening_tools(catalogue: Sequence[ToolSpec]) -> list[ToolSpec]:
+    """What a request with no tool's words is offered, and so what a warm-up
+    shows: small talk then finds its whole prompt but its own words cached."""
+    return _fell_open(catalogue).tools
+
+
+def _fell_open(catalogue: Sequence[ToolSpec]) -> Route:
+    """The route of a request with no tool's words in it."""
+    core = core_tools(catalogue)
+    return _core_route(core) if core else _whole(catalogue)
 
 
 def _lead(

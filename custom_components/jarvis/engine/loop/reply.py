@@ -38,10 +38,10 @@ from ..planner import REPLY, Plan, PlanStep, make_plan
 from ..router import (
     Route,
     ToolRouter,
-    core_tools,
     fits,
     is_question,
     is_small_talk,
+    opening_tools,
 )
 from ..text import any_of
 from ..types import JsonObject, Message, ToolSpec
@@ -181,10 +181,11 @@ class ReplyLoop:
         context: Sequence[str] = (),
     ) -> ChatRequest:
         """A one-token request for the prompt's stable prefix, as a turn
-        starts it: the system prompt, the tools every turn starts with (the
-        router's core, or the whole catalogue without the router) and the
-        context's first lines."""
-        shown = core_tools(tools) if self._settings.tool_router else list(tools)
+        starts it: the system prompt, the tools of a turn whose request names
+        none (the router's core and its search; every route starts with the
+        core), or the whole catalogue without the router, and the context's
+        first lines."""
+        shown = opening_tools(tools) if self._settings.tool_router else list(tools)
         turn = Turn(
             engine=self.engine,
             system_prompt=system_prompt,
