@@ -52,7 +52,8 @@ USERNAME = "jarvis"
 PIPELINE_NAME = "Jarvis"
 PASSWORD = "jarvis-local"  # a local dev instance; printed for the browser login
 
-MODEL_NAME = "qwen2.5-coder-0.5b"
+# One of scripts.models' names; the 1.5B is slower and follows tools better.
+MODEL_NAME = os.environ.get("JARVIS_MODEL") or "qwen2.5-coder-0.5b"
 LLAMA_PORT = int(os.environ.get("JARVIS_LLAMA_PORT") or 8080)
 # Matches the agent's default num_ctx: Assist prompts with the demo house's
 # entities and tools run to a few thousand tokens.
