@@ -32,6 +32,7 @@ from custom_components.jarvis.engine.phrases import (
     DidPhrase,
     FoundPhrase,
 )
+from custom_components.jarvis.engine.results import NO_MATCH
 from custom_components.jarvis.engine.types import JsonObject, Message, ToolSpec
 from scripts.llm_server import free_port
 from tests.scripted_llm import Reply, ScriptedLLMServer
@@ -1106,6 +1107,42 @@ async def test_a_call_of_no_known_tool_for_chit_chat_is_a_reply(
     assert calls == []
     repair = scripted_llm.chat_requests[1]["json"]["messages"][-1]["content"]
     assert repair == in_language(REPAIR_INSTRUCTION, "en")
+
+
+@pytest.mark.parametrize(
+    ("request_text", "repaired"),
+    [("say hello to my friend Anna", True), ("turn on Anna", False)],
+)
+async def test_chit_chat_taken_for_a_device_the_home_lacks_is_a_reply(
+    client: LLMClient,
+    scripted_llm: ScriptedLLMServer,
+    request_text: str,
+    repaired: bool,
+) -> None:
+    """1.5B turned on "Anna" for "say hello to my friend Anna", then searched
+    and retried until it gave up, 21 s later. With no tool's words in the
+    request, a call on nothing the home has asks for words at once; a
+    command ("turn on …") gets its next step with tools."""
+    call = {"name": "HassTurnOn", "arguments": {"name": "Anna"}}
+    scripted_llm.script(Reply(content=json.dumps(call)), Reply(content="Hello, Anna!"))
+
+    async def no_such_device(args: JsonObject) -> JsonObject:
+        return {"error": NO_MATCH, "error_text": f"No device named {args['name']}."}
+
+    result = await run_loop(
+        client,
+        LocalStepHost({"HassTurnOn": no_such_device}),
+        model="qwen2.5-coder:1.5b",
+        history=[Message("user", request_text)],
+        tool_router=True,
+    )
+    assert result.text == "Hello, Anna!"
+    second = scripted_llm.chat_requests[1]["json"]
+    instruction = second["messages"][-1]["content"]
+    assert (instruction == in_language(REPAIR_INSTRUCTION, "en")) is repaired
+    assert len(scripted_llm.chat_requests) == 2
+    # The misreading is left out of what the repair reads.
+    assert ("No device named Anna" in str(second["messages"])) is not repaired
 
 
 @pytest.mark.parametrize(

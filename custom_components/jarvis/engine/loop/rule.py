@@ -68,6 +68,10 @@ class AfterStep:
     # On the text protocol, a command the request joins to others that no
     # call has acted on: 0.5B makes one call per reply.
     part_left: bool = False
+    # Shown its tools only in case (no tool's words in the request), the
+    # model named what the home does not have in every call: "say hello to
+    # my friend Anna" turned on "Anna", then searched and retried to the end.
+    mistook_words: bool = False
     steps_left: int = 0
 
 
@@ -83,6 +87,8 @@ def next_step(after: AfterStep) -> Next:
         return "end"
     if after.final_reply:
         return "say_final_reply"
+    if after.mistook_words:
+        return "repair"
     if after.failed_steps >= MAX_FAILED_STEPS:
         return "give_up"
     if after.planned:

@@ -25,6 +25,7 @@ from ..planner import MEMORY, REPLY, Plan, PlanStep, grounded
 from ..redact import redact, redacting_logger
 from ..results import (
     INVALID_ARGUMENTS,
+    NO_MATCH,
     REPEATED_CALL,
     UNKNOWN_TOOL,
     failed,
@@ -225,6 +226,9 @@ class Turn:
                 can_say_done=can_say_done(calls, self.request, self.language),
                 one_command=not joins_commands(self.request, self.language),
                 part_left=part is not None,
+                mistook_words=self.chit_chat
+                and bool(records)
+                and all(r.result.get("error") == NO_MATCH for r in records),
                 steps_left=steps - index - 1,
             )
             match next_step(after):
@@ -234,6 +238,10 @@ class Turn:
                     self.result.ended = "llm_error"
                     return
                 case "repair":
+                    if after.mistook_words:
+                        # A misreading: answered from the request alone, not
+                        # "I don't have enough information" about Tom's device.
+                        del self.messages[-1 - len(records) :]
                     await self._final_reply(
                         host,
                         in_language(REPAIR_INSTRUCTION, self.language),
