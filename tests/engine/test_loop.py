@@ -1141,8 +1141,10 @@ async def test_chit_chat_taken_for_a_device_the_home_lacks_is_a_reply(
     instruction = second["messages"][-1]["content"]
     assert (instruction == in_language(REPAIR_INSTRUCTION, "en")) is repaired
     assert len(scripted_llm.chat_requests) == 2
-    # The misreading is left out of what the repair reads.
-    assert ("No device named Anna" in str(second["messages"])) is not repaired
+    # The repair reads the failed call: without it, 0.5B answered "delete
+    # all my automations" (a call of the example's "...") with "The user has
+    # deleted all their automations."
+    assert "No device named Anna" in str(second["messages"])
 
 
 @pytest.mark.parametrize(

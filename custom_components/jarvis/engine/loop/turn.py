@@ -238,10 +238,6 @@ class Turn:
                     self.result.ended = "llm_error"
                     return
                 case "repair":
-                    if after.mistook_words:
-                        # A misreading: answered from the request alone, not
-                        # "I don't have enough information" about Tom's device.
-                        del self.messages[-1 - len(records) :]
                     await self._final_reply(
                         host,
                         in_language(REPAIR_INSTRUCTION, self.language),
