@@ -1110,21 +1110,30 @@ async def test_a_call_of_no_known_tool_for_chit_chat_is_a_reply(
 
 
 @pytest.mark.parametrize(
-    ("request_text", "repaired"),
-    [("say hello to my friend Anna", True), ("turn on Anna", False)],
+    ("request_text", "name", "repaired"),
+    [
+        ("say hello to my friend Anna", "Anna", True),
+        ("turn on Anna", "Anna", False),
+        # The example call copied: no word of the user's taken for a device.
+        ("delete all my automations", "...", False),
+    ],
 )
 async def test_chit_chat_taken_for_a_device_the_home_lacks_is_a_reply(
     client: LLMClient,
     scripted_llm: ScriptedLLMServer,
     request_text: str,
+    name: str,
     repaired: bool,
 ) -> None:
     """1.5B turned on "Anna" for "say hello to my friend Anna", then searched
     and retried until it gave up, 21 s later. With no tool's words in the
-    request, a call on nothing the home has asks for words at once; a
-    command ("turn on …") gets its next step with tools."""
-    call = {"name": "HassTurnOn", "arguments": {"name": "Anna"}}
-    scripted_llm.script(Reply(content=json.dumps(call)), Reply(content="Hello, Anna!"))
+    request, a call that takes the user's words for a device the home lacks
+    asks for words at once; a command ("turn on …") gets its next step with
+    tools, and so does a copy of the example call: asked for words at once,
+    0.5B answered "delete all my automations" with "The user has deleted all
+    their automations."."""
+    call = {"name": "HassTurnOn", "arguments": {"name": name}}
+    scripted_llm.script(Reply(content=json.dumps(call)), Reply(content="Hello!"))
 
     async def no_such_device(args: JsonObject) -> JsonObject:
         return {"error": NO_MATCH, "error_text": f"No device named {args['name']}."}
@@ -1136,15 +1145,12 @@ async def test_chit_chat_taken_for_a_device_the_home_lacks_is_a_reply(
         history=[Message("user", request_text)],
         tool_router=True,
     )
-    assert result.text == "Hello, Anna!"
+    assert result.text == "Hello!"
+    assert len(scripted_llm.chat_requests) == 2
     second = scripted_llm.chat_requests[1]["json"]
     instruction = second["messages"][-1]["content"]
     assert (instruction == in_language(REPAIR_INSTRUCTION, "en")) is repaired
-    assert len(scripted_llm.chat_requests) == 2
-    # The repair reads the failed call: without it, 0.5B answered "delete
-    # all my automations" (a call of the example's "...") with "The user has
-    # deleted all their automations."
-    assert "No device named Anna" in str(second["messages"])
+    assert f"No device named {name}" in str(second["messages"])
 
 
 @pytest.mark.parametrize(

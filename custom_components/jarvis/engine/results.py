@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .text import lower_words
+
 
 def failed(result: Mapping[str, object]) -> bool:
     """Whether a tool result reports a failure: an error, `success: false`, or
@@ -33,3 +35,18 @@ MISCALLED = frozenset(
 def miscalled(result: Mapping[str, object]) -> bool:
     """Whether the call ran nothing for being made wrongly (`MISCALLED`)."""
     return result.get("error") in MISCALLED
+
+
+def took_words_for_a_device(
+    result: Mapping[str, object], arguments: Mapping[str, object], request: str
+) -> bool:
+    """Whether a call named, as a device the home lacks, words the user said:
+    "Anna" of "say hello to my friend Anna". Not the example call's "...",
+    which the model copies when it has nothing to call."""
+    name = arguments.get("name")
+    named = lower_words(name) if isinstance(name, str) else []
+    return (
+        result.get("error") == NO_MATCH
+        and bool(named)
+        and set(named) <= set(lower_words(request))
+    )

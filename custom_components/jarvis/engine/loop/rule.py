@@ -69,8 +69,9 @@ class AfterStep:
     # call has acted on: 0.5B makes one call per reply.
     part_left: bool = False
     # Shown its tools only in case (no tool's words in the request), the
-    # model named what the home does not have in every call: "say hello to
-    # my friend Anna" turned on "Anna", then searched and retried to the end.
+    # model took the user's words for a device the home does not have in
+    # every call: "say hello to my friend Anna" turned on "Anna", then
+    # searched and retried to the end.
     mistook_words: bool = False
     steps_left: int = 0
 

@@ -25,10 +25,10 @@ from ..planner import MEMORY, REPLY, Plan, PlanStep, grounded
 from ..redact import redact, redacting_logger
 from ..results import (
     INVALID_ARGUMENTS,
-    NO_MATCH,
     REPEATED_CALL,
     UNKNOWN_TOOL,
     failed,
+    took_words_for_a_device,
 )
 from ..router import (
     TOOL_SEARCH,
@@ -228,7 +228,10 @@ class Turn:
                 part_left=part is not None,
                 mistook_words=self.chit_chat
                 and bool(records)
-                and all(r.result.get("error") == NO_MATCH for r in records),
+                and all(
+                    took_words_for_a_device(r.result, r.arguments, self.request)
+                    for r in records
+                ),
                 steps_left=steps - index - 1,
             )
             match next_step(after):
