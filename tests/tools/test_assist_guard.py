@@ -584,17 +584,55 @@ async def test_an_item_goes_on_the_list_the_user_named_without_the_list(
 
 
 @pytest.mark.parametrize(
+    ("said", "item", "language", "added"),
+    [
+        (
+            "remind me: water the plants, put it on the shopping list",
+            "Put it",
+            "en",
+            "water the plants",
+        ),
+        (
+            "regar las plantas, ponlo en la lista de la compra",
+            "Ponlo",
+            "es",
+            "regar las plantas",
+        ),
+    ],
+)
+async def test_an_item_said_before_the_clause_that_lists_it_is_added(  # noqa: PLR0917 - a case per language
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    tmp_path: Path,
+    said: str,
+    item: str,
+    language: str,
+    added: str,
+) -> None:
+    """0.5B's item was "Put it", refused, and it repeated it to the step limit:
+    the item is the nearest clause before the one that puts "it" on the list."""
+    agent_id = await with_shopping_list(hass, scripted_llm, tmp_path)
+    if language == "es":
+        er.async_get(hass).async_update_entity(
+            "todo.shopping_list", name="Lista de la compra"
+        )
+    list_name = hass.states.get("todo.shopping_list").name
+    add = ("HassListAddItem", {"item": item, "name": list_name})
+    scripted_llm.script(Reply(tool_calls=[add]), Reply(content="Done."))
+
+    await converse(hass, agent_id, said, language=language)
+
+    assert await shopping_items(hass) == [added]
+
+
+@pytest.mark.parametrize(
     ("said", "item", "why"),
     [
         # 0.5B added "Puerta del garaje" to a list for "baja la puerta del
         # garaje del todo" ("del todo": fully).
         ("close the garage door all the way", "garage door", "not a to-do list"),
-        # Its item was the request's verb.
-        (
-            "remind me: water the plants, put it on the shopping list",
-            "Put it",
-            "asks to add something",
-        ),
+        # Its item was the request's verb, and no clause says another.
+        ("put it on the shopping list", "Put it", "asks to add something"),
     ],
 )
 async def test_a_list_add_that_is_not_what_was_asked_adds_nothing(  # noqa: PLR0917 - a case per kind of add

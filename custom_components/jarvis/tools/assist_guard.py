@@ -33,6 +33,7 @@ from ..const import SENSITIVE_KINDS
 from ..engine.digest import in_own_words
 from ..engine.lang import (
     every,
+    item_said_before,
     item_without_list,
     item_without_verb,
     names_no_item,
@@ -477,10 +478,13 @@ class ListItemTool(WrappingTool):
                     item_without_list(item, name, language), name, request, language
                 )
             if names_no_item(item, language):
+                # "Put it": the item is the clause said before it, if one is.
+                item = item_said_before(request, str(name or ""), language)
+            if not item:
                 return {
                     "error": INVALID_ARGUMENTS,
-                    "error_text": f"Nothing was added: '{item}' asks to add "
-                    "something; give the item in the user's words.",
+                    "error_text": f"Nothing was added: '{args['item']}' asks to "
+                    "add something; give the item in the user's words.",
                 }
             args["item"] = item
         tool_input = llm.ToolInput(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 import re
 
-from ..text import all_said, mentions, singular, telling_words, words
+from ..text import accent_folded, all_said, mentions, singular, telling_words, words
 from . import de, en, es, fr, it, nl, pt
 from .base import Language
 
@@ -139,7 +139,29 @@ def names_no_item(item: str, language: str | None) -> bool:
     """Whether a to-do item is only the words that ask for one ("Put it",
     0.5B's item for "remind me: water the plants, put it on the shopping
     list"): it names nothing to add."""
-    return telling_words(item) <= _list_verbs(language)
+    verbs = {accent_folded(verb) for verb in _list_verbs(language)}
+    clitics = language_pack(language).clitics
+    # A verb with its pronoun written on names nothing either: "Ponlo".
+    return all(
+        word in verbs or any(word.removesuffix(clitic) in verbs for clitic in clitics)
+        for word in map(accent_folded, telling_words(item))
+    )
+
+
+def item_said_before(request: str, list_name: str, language: str | None) -> str:
+    """The item a request says before the clause that puts it on the list,
+    where that clause names no item ("water the plants" of "remind me: water
+    the plants, put it on the shopping list"): the nearest clause before it
+    that names something; "" if none does."""
+    clauses = [part.strip() for part in re.split(r"[,:;]", request)]
+    telling = telling_words(list_name)
+    on_list = [i for i, part in enumerate(clauses) if telling_words(part) & telling]
+    if not telling or not on_list:
+        return ""
+    before = clauses[: on_list[-1]]
+    return next(
+        (part for part in reversed(before) if not names_no_item(part, language)), ""
+    )
 
 
 def item_without_list(item: str, list_name: str, language: str | None) -> str:
