@@ -598,6 +598,30 @@ async def test_a_call_on_what_it_cannot_act_on_acts_on_the_device_the_user_named
     assert (bed.state, bed.attributes["brightness"]) == ("on", round(255 * 0.3))
 
 
+@pytest.mark.parametrize(("fans_in_office", "turned"), [(1, True), (2, False)])
+async def test_a_tool_of_one_kind_acts_on_that_kind_where_the_user_said(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    fans_in_office: int,
+    turned: bool,
+) -> None:
+    """0.5B sent "starte den Staubsauger im Wohnzimmer" (a Saugroboter there)
+    as HassVacuumStart on the Haustür, a lock: the one device of the tool's
+    kind in the room the user said is the one; of two, neither."""
+    agent_id = await office_home(hass, scripted_llm)
+    office = ar.async_get(hass).async_get_area_by_name("Office")
+    assert office is not None
+    fans = ["fan.ceiling_fan", "fan.percentage_full_fan"][:fans_in_office]
+    for entity_id in fans:
+        er.async_get(hass).async_update_entity(entity_id, area_id=office.id)
+    call = ("HassFanSetSpeed", {"name": "Office AC", "percentage": 50})
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Sorry."))
+
+    await converse(hass, agent_id, "set the fan in the office to 50%")
+
+    assert (hass.states.get(fans[0]).state == "on") is turned
+
+
 async def test_a_made_up_name_in_joined_commands_is_the_device_one_of_them_names(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

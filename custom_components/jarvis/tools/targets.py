@@ -373,6 +373,17 @@ def named_instead(
     for where in (rest, {}):
         if said := _named_by_user(hass, handler, where, assistant, rest_said):
             return where | {"name": {"value": said}}
+    # A tool of one kind, for a device named by its kind where the user said
+    # ("starte den Staubsauger im Wohnzimmer", whose robot is the
+    # Saugroboter): the one device of that kind there.
+    place = area_said(hass, request or "")
+    if place and handler.required_domains and len(handler.required_domains) == 1:
+        there = intent.async_match_targets(
+            hass, intent_constraints(handler, place, assistant)
+        ).states
+        if len(there) == 1:
+            unplaced = {k: v for k, v in rest.items() if k not in ("area", "floor")}
+            return unplaced | place | {"name": {"value": there[0].name}}
     return None
 
 
