@@ -229,10 +229,24 @@ DESPACHO = (
             '{"name": "HassTurnOn", "arguments": {"area": ' + '"x", ' * 40,
             ("HassTurnOn", {}, "area"),
         ),
-        # Different values before the loop may matter: nothing is read.
+        # Other values before the loop: the call without the argument, which
+        # its tool may refuse to run without (HassTurnOn's domain takes many).
         (
             '{"name": "HassTurnOn", "arguments": {"domain": ["light", "switch", '
             + '"tv", "fan", ' * 20,
+            ("HassTurnOn", {}, "domain"),
+        ),
+        # 0.5B for "starte den Staubsauger im Garten".
+        (
+            '{"name": "HassVacuumStart", "arguments": {"name": "Garten", "area": '
+            '"Garten", "domain": ["garage", ' + '"garden", ' * 30,
+            ("HassVacuumStart", {"name": "Garten", "area": "Garten"}, "domain"),
+        ),
+        # Too much else before it: no loop.
+        (
+            '{"name": "HassTurnOn", "arguments": {"domain": ['
+            + ", ".join(f'"kind{n}"' for n in range(20))
+            + ', "x"' * 80,
             None,
         ),
         # A loop too short to be one, and a call that ended.

@@ -127,10 +127,14 @@ def cut_call(text: str) -> tuple[str, JsonObject, str] | None:
 
 
 def _loops(text: str) -> bool:
-    """Whether a text is one unit of a few characters, said again and again."""
-    return len(text) >= MIN_LOOP_CHARS and any(
-        all(text[i] == text[i + unit] for i in range(len(text) - unit))
-        for unit in range(2, MAX_LOOP_UNIT + 1)
+    """Whether a text is one unit of a few characters said again and again,
+    after at most a unit's length of other words: 0.5B wrote `"domain":
+    ["garage", "garden", "garden", ...`. Whether the call may run without
+    that argument is its tool's to say (`ModelStep._looped_call`)."""
+    return any(
+        len(tail := text[start:]) >= MIN_LOOP_CHARS
+        and any(tail[:-unit] == tail[unit:] for unit in range(2, MAX_LOOP_UNIT + 1))
+        for start in range(min(MAX_LOOP_UNIT, len(text)) + 1)
     )
 
 
