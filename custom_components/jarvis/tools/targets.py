@@ -376,8 +376,8 @@ def named_instead(
     # A tool of one kind, for a device named by its kind where the user said
     # ("starte den Staubsauger im Wohnzimmer", whose robot is the
     # Saugroboter): the one device of that kind there.
-    place = area_said(hass, request or "")
-    if place and handler.required_domains and len(handler.required_domains) == 1:
+    one_kind = len(handler.required_domains or ()) == 1
+    if one_kind and (place := area_said(hass, request or "")):
         there = intent.async_match_targets(
             hass, intent_constraints(handler, place, assistant)
         ).states
