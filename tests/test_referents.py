@@ -223,3 +223,17 @@ async def test_words_that_name_nothing_of_the_home_are_the_models(
 
     assert speech(response) == "I can't make sandwiches."
     assert len(scripted_llm.chat_requests) == 1
+
+
+async def test_a_device_said_alone_after_jarvis_ran_the_last_one_itself(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    _, agent = await setup_jarvis(hass, scripted_llm, prefer_local=True)
+    await _lights(hass, on=[], off=[BED, CEILING])
+    first = await converse(hass, agent, "turn on the kitchen lights")
+    await converse(hass, agent, "and the bed light too", first["conversation_id"])
+
+    await converse(hass, agent, "and the ceiling lights too", first["conversation_id"])
+
+    assert [hass.states.get(e).state for e in (BED, CEILING)] == ["on", "on"]
+    assert scripted_llm.chat_requests == []

@@ -12,6 +12,7 @@ from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import (
     async_listen_entity_updates,
 )
+from homeassistant.components.todo.intent import INTENT_LIST_ADD_ITEM
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import ATTR_ENTITY_ID, MATCH_ALL
 from homeassistant.core import Event, HomeAssistant, callback
@@ -46,15 +47,19 @@ from .engine.phrases import DID, FINAL_REPLY, Deed, actions, did_reply, done
 from .engine.redact import user_said
 from .engine.results import failed
 from .engine.router import command_parts
-from .engine.text import mentions
 from .entity import JarvisLLMEntity
 from .safety.effects import Call
 from .safety.holds import run_calls
-from .tools.assist_guard import MatchedCommand, guard_assist_tools, matched_command
+from .tools.assist_guard import (
+    MatchedCommand,
+    guard_assist_tools,
+    needs_llm,
+    understood,
+)
 from .tools.deeds import describe
 from .tools.home import home_api, house_view, live_lookup
 from .tools.hub import CURRENT_ENTRY, DATA_TOOLS, JarvisTools
-from .tools.intent_reach import Target, service_intent_handler, target_deeds
+from .tools.intent_reach import Target, target_deeds
 from .tools.referents import referred_command
 from .tools.todo_lists import list_add
 from .wake_word import async_wake_phrase
@@ -193,7 +198,7 @@ class JarvisConversationEntity(
                 self.hass,
                 user_input,
                 chat_log,
-                intent_filter=partial(_needs_llm, self.hass, kept, user_input.text),
+                intent_filter=partial(needs_llm, self.hass, kept, user_input.text),
             )
         ):
             return self._async_local_result(chat_log, local, started)
@@ -297,9 +302,9 @@ class JarvisConversationEntity(
             tuple[conversation.ConversationInput, MatchedCommand | Literal[False]]
         ] = []
         for part in [replace(user_input, text=part) for part in parts]:
-            if (understood := await _understood(self.hass, part, chat_log)) is None:
+            if (plan := await understood(self.hass, part, chat_log)) is None:
                 return None
-            plans.append((part, understood))
+            plans.append((part, plan))
         question = ""
         if held := [
             t for _, kept in plans if kept and kept.sensitive for t in kept.targets
@@ -313,12 +318,12 @@ class JarvisConversationEntity(
             if kept and kept.sensitive:
                 continue
             if kept:
-                speech = await self._async_run_targets(part, kept) or ""
+                speech = await self._async_run_targets(part, chat_log, kept) or ""
             elif local := await conversation.async_handle_intents(
                 self.hass,
                 part,
                 chat_log,
-                intent_filter=partial(_needs_llm, self.hass, [], part.text),
+                intent_filter=partial(needs_llm, self.hass, [], part.text),
             ):
                 speech = local.speech.get("plain", {}).get("speech", "").strip()
             if speech:
@@ -331,16 +336,23 @@ class JarvisConversationEntity(
         return response
 
     async def _async_run_targets(
-        self, user_input: conversation.ConversationInput, command: MatchedCommand
+        self,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+        command: MatchedCommand,
     ) -> str | None:
         """Run a matched command's calls on its targets; what Jarvis says it
         did, or None where HA refused them."""
         try:
-            await run_calls(
+            result = await run_calls(
                 self.hass, [t.call for t in command.targets], user_input.context
             )
         except HomeAssistantError:
             return None
+        if command.intent is not None:
+            intent_type, slots = command.intent
+            args = {name: slot["value"] for name, slot in slots.items()}
+            self._async_record_call(chat_log, intent_type, args, result)
         return done(target_deeds(self.hass, command.targets), user_input.language)
 
     async def _async_run_list_add(
@@ -357,9 +369,12 @@ class JarvisConversationEntity(
         todo, item = found
         call = Call("todo", "add_item", {ATTR_ENTITY_ID: todo.entity_id, "item": item})
         try:
-            await run_calls(self.hass, [call], user_input.context)
+            result = await run_calls(self.hass, [call], user_input.context)
         except HomeAssistantError:
             return None  # the model may still find a way
+        self._async_record_call(
+            chat_log, INTENT_LIST_ADD_ITEM, {"name": todo.name, "item": item}, result
+        )
         added = Deed("add", (todo.name,), item=item)
         text = did_reply([actions([added], DID, language)], language)
         return self._async_reply(user_input, chat_log, TurnResult(text=text), started)
@@ -404,7 +419,9 @@ class JarvisConversationEntity(
         if (hub := self.hass.data.get(DATA_TOOLS)) is None or not command.targets:
             return None
         if not command.sensitive:
-            if (reply := await self._async_run_targets(user_input, command)) is None:
+            if (
+                reply := await self._async_run_targets(user_input, chat_log, command)
+            ) is None:
                 return None  # the model may still find a way
             return self._async_reply(
                 user_input, chat_log, TurnResult(text=reply), started
@@ -474,6 +491,29 @@ class JarvisConversationEntity(
             continue_conversation=chat_log.continue_conversation,
         )
 
+    @callback
+    def _async_record_call(
+        self,
+        chat_log: conversation.ChatLog,
+        tool_name: str,
+        args: dict[str, Any],
+        result: JsonObjectType,
+    ) -> None:
+        """A call Jarvis made itself, kept in the chat log and the trace the
+        way HA's own matcher keeps the intents it runs: a follow-up ("and the
+        kitchen too") reads the last turn's action there."""
+        call = llm.ToolInput(tool_name, args, external=True)
+        conversation.async_conversation_trace_append(
+            conversation.ConversationTraceEventType.TOOL_CALL,
+            {"tool_name": call.tool_name, "tool_args": call.tool_args},
+        )
+        chat_log.async_add_assistant_content_without_tools(
+            conversation.AssistantContent(self.entity_id, tool_calls=[call])
+        )
+        chat_log.async_add_assistant_content_without_tools(
+            conversation.ToolResultContent(self.entity_id, call.id, tool_name, result)
+        )
+
     async def _async_answer_confirmation(
         self,
         user_input: conversation.ConversationInput,
@@ -491,22 +531,10 @@ class JarvisConversationEntity(
             return None
         turn = TurnResult(text=answer.reply, ended="confirmation")
         if answer.result is not None:
-            call = llm.ToolInput(TOOL_CONFIRM_ACTION, {}, external=True)
-            conversation.async_conversation_trace_append(
-                conversation.ConversationTraceEventType.TOOL_CALL,
-                {"tool_name": call.tool_name, "tool_args": call.tool_args},
-            )
-            chat_log.async_add_assistant_content_without_tools(
-                conversation.AssistantContent(self.entity_id, tool_calls=[call])
-            )
-            chat_log.async_add_assistant_content_without_tools(
-                conversation.ToolResultContent(
-                    self.entity_id, call.id, call.tool_name, answer.result
-                )
-            )
+            self._async_record_call(chat_log, TOOL_CONFIRM_ACTION, {}, answer.result)
             turn.tool_calls.append(
                 ToolCallRecord(
-                    call.tool_name, {}, answer.result, answered_by_engine=False
+                    TOOL_CONFIRM_ACTION, {}, answer.result, answered_by_engine=False
                 )
             )
         return self._async_reply(
@@ -516,65 +544,3 @@ class JarvisConversationEntity(
             started,
             failed_result=answer.result is not None and failed(answer.result),
         )
-
-
-# Open-ended media search, and canned chit-chat ("Hello from Home Assistant.")
-# that the persona should answer itself.
-_LEFT_TO_THE_MODEL = frozenset({"HassMediaSearchAndPlay", "HassRespond"})
-
-
-async def _understood(
-    hass: HomeAssistant,
-    user_input: conversation.ConversationInput,
-    chat_log: conversation.ChatLog,
-) -> MatchedCommand | Literal[False] | None:
-    """How a command runs with no LLM call (nothing runs: the filter sees
-    the match and declines it): False where HA's matcher runs it by itself,
-    the command Jarvis runs where HA would act on more than it names or
-    that waits for a yes, None where it needs the model."""
-    matches: list[RecognizeResult] = []
-
-    def look(result: RecognizeResult) -> bool:
-        matches.append(result)
-        return True
-
-    await conversation.async_handle_intents(
-        hass, user_input, chat_log, intent_filter=look
-    )
-    kept: list[tuple[RecognizeResult, MatchedCommand]] = []
-    if not matches or not _needs_llm(hass, kept, user_input.text, matches[0]):
-        return False if matches else None
-    return kept[0][1] if kept else None
-
-
-@callback
-def _needs_llm(
-    hass: HomeAssistant,
-    kept: list[tuple[RecognizeResult, MatchedCommand]],
-    text: str,
-    result: RecognizeResult,
-) -> bool:
-    """Matches better left to the model, and those Jarvis runs itself (kept
-    in `kept`): actions that must wait for the user's yes (HA would run them
-    at once), commands on a name a device's entities share (HA would refuse
-    them) and those HA would run on more than the request names."""
-    if result.intent.name in _LEFT_TO_THE_MODEL:
-        return True
-    # A free-text slot that ends inside a word of the request: HA's Spanish
-    # sentences took "regar las plantas a l" as the item of "añade regar las
-    # plantas a la lista de la compra".
-    if any(
-        entity.is_wildcard and not mentions(text, [str(entity.text)])
-        for entity in result.entities_list
-    ):
-        return True
-    command = matched_command(hass, result, text)
-    if not command.targets and service_intent_handler(hass, result.intent.name):
-        # Names and areas HA's matcher knows, that together reach nothing
-        # ("prende el árbol de Navidad en el garaje" matched as a scene).
-        return True
-    one_kind = len({target.state.domain for target in command.targets}) == 1
-    if command.sensitive or command.narrowed or (command.shared and one_kind):
-        kept.append((result, command))
-        return True
-    return False

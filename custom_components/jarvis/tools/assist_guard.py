@@ -15,13 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from hassil.recognize import RecognizeResult
 from homeassistant.components.conversation import (
     DOMAIN as CONVERSATION_DOMAIN,
     HOME_ASSISTANT_AGENT,
+    ChatLog,
     ConversationInput,
+    async_handle_intents,
 )
 from homeassistant.components.conversation.agent_manager import get_agent_manager
 from homeassistant.core import Context, HomeAssistant, callback
@@ -37,7 +39,7 @@ from ..engine.phrases import (
     actions,
 )
 from ..engine.results import WRONG_STATE, WRONG_TOOL
-from ..engine.text import folded_words
+from ..engine.text import folded_words, mentions
 from ..safety.holds import first_request, run_calls, user_text
 from ..safety.policy import assess
 from .builtin import (
@@ -96,6 +98,9 @@ class MatchedCommand:
     sensitive: bool
     shared: bool
     narrowed: bool
+    # The intent and slots the command was said as, where one was: kept in
+    # the chat log, so that "and the kitchen too" can repeat it.
+    intent: tuple[str, Slots] | None = None
 
 
 @callback
@@ -123,15 +128,27 @@ def matched_command(
     if required := result.intent_data.requires_context.get("domain"):
         domains = {required} if isinstance(required, str) else set(required)
         targets = [t for t in targets if t.state.domain in domains] or targets
-    return MatchedCommand(targets, sensitive, reach.shared, reach.narrowed)
+    return MatchedCommand(
+        targets,
+        sensitive,
+        reach.shared,
+        reach.narrowed,
+        (result.intent.name, matcher_slots(result)),
+    )
 
 
 @callback
-def command_on(hass: HomeAssistant, targets: list[Target]) -> MatchedCommand:
+def command_on(
+    hass: HomeAssistant,
+    targets: list[Target],
+    intent_said: tuple[str, Slots] | None = None,
+) -> MatchedCommand:
     """A command Jarvis resolved itself, asked about where a call needs a yes."""
     calls = [target.call for target in targets]
     sensitive = bool(assess(hass, calls, _guarded_kinds(hass)).sensitive)
-    return MatchedCommand(targets, sensitive, shared=False, narrowed=False)
+    return MatchedCommand(
+        targets, sensitive, shared=False, narrowed=False, intent=intent_said
+    )
 
 
 class GuardedIntentTool(WrappingTool):
@@ -471,3 +488,63 @@ def _with_did_phrase(
 
 def _blank(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
+
+
+# Open-ended media search, and canned chit-chat ("Hello from Home Assistant.")
+# that the persona should answer itself.
+_LEFT_TO_THE_MODEL = frozenset({"HassMediaSearchAndPlay", "HassRespond"})
+
+
+async def understood(
+    hass: HomeAssistant,
+    user_input: ConversationInput,
+    chat_log: ChatLog,
+) -> MatchedCommand | Literal[False] | None:
+    """How a command runs with no LLM call (nothing runs: the filter sees
+    the match and declines it): False where HA's matcher runs it by itself,
+    the command Jarvis runs where HA would act on more than it names or
+    that waits for a yes, None where it needs the model."""
+    matches: list[RecognizeResult] = []
+
+    def look(result: RecognizeResult) -> bool:
+        matches.append(result)
+        return True
+
+    await async_handle_intents(hass, user_input, chat_log, intent_filter=look)
+    kept: list[tuple[RecognizeResult, MatchedCommand]] = []
+    if not matches or not needs_llm(hass, kept, user_input.text, matches[0]):
+        return False if matches else None
+    return kept[0][1] if kept else None
+
+
+@callback
+def needs_llm(
+    hass: HomeAssistant,
+    kept: list[tuple[RecognizeResult, MatchedCommand]],
+    text: str,
+    result: RecognizeResult,
+) -> bool:
+    """Matches better left to the model, and those Jarvis runs itself (kept
+    in `kept`): actions that must wait for the user's yes (HA would run them
+    at once), commands on a name a device's entities share (HA would refuse
+    them) and those HA would run on more than the request names."""
+    if result.intent.name in _LEFT_TO_THE_MODEL:
+        return True
+    # A free-text slot that ends inside a word of the request: HA's Spanish
+    # sentences took "regar las plantas a l" as the item of "añade regar las
+    # plantas a la lista de la compra".
+    if any(
+        entity.is_wildcard and not mentions(text, [str(entity.text)])
+        for entity in result.entities_list
+    ):
+        return True
+    command = matched_command(hass, result, text)
+    if not command.targets and service_intent_handler(hass, result.intent.name):
+        # Names and areas HA's matcher knows, that together reach nothing
+        # ("prende el árbol de Navidad en el garaje" matched as a scene).
+        return True
+    one_kind = len({target.state.domain for target in command.targets}) == 1
+    if command.sensitive or command.narrowed or (command.shared and one_kind):
+        kept.append((result, command))
+        return True
+    return False

@@ -64,7 +64,10 @@ def referred_command(
     if not (states := referents(hass, chat_log, language, assistant)):
         return phrase(WHICH_DEVICE, language)
     if targets := _targets(hass, referring, states, language, assistant):
-        return command_on(hass, targets)
+        # A level has no one intent: each kind of device takes it its own way.
+        if referring.level is not None:
+            return command_on(hass, targets)
+        return command_on(hass, targets, (_INTENTS[referring.action], {}))
     return None
 
 
@@ -123,7 +126,9 @@ def elided_command(
     reach = intent_targets(
         hass, intent_type, slots, assistant=assistant, language=language
     )
-    return command_on(hass, reach.targets) if reach.targets else None
+    if not reach.targets:
+        return None
+    return command_on(hass, reach.targets, (intent_type, slots))
 
 
 def _last_action(hass: HomeAssistant, chat_log: ChatLog) -> tuple[str, Slots] | None:
