@@ -47,10 +47,12 @@ async def run(
     agent_id: str,
     call: tuple[str, dict[str, Any]],
 ) -> tuple[str, list[dict[str, Any]]]:
-    """The model makes one call, then says "Done."; the reply and tool results."""
+    """The model makes one call, then says "Done."; the reply and tool results.
+    The request says an action and names nothing: the call alone names its
+    targets (an action on what the words never point to would wait for a yes)."""
     scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
     with logged_results(hass) as results:
-        response = await converse(hass, agent_id, "please")
+        response = await converse(hass, agent_id, "switch on or off, thanks a lot")
     return speech(response), results
 
 

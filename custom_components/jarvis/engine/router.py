@@ -139,6 +139,22 @@ def command_part(text: str) -> str | None:
     return _JOINED_RE.sub("", text[: found.start()]).strip() or None
 
 
+# Topics of what the user asks to be told or kept, not done.
+_TELLING_TOPICS = frozenset({"getlivecontext", "datetime", "memory", "search"})
+_ACTION_WORDS = frozenset(
+    word
+    for topic, words in _LEXICON.items()
+    if topic not in _TELLING_TOPICS
+    for word in words
+)
+
+
+def asks_an_action(request: str) -> bool:
+    """Whether a request says any household action, in any language: "on",
+    "dim", "warmer", "%"; not "tell my wife I love her"."""
+    return any(word in _ACTION_WORDS for word in _words(request))
+
+
 def fits(tool: ToolSpec, request: str) -> bool:
     """Whether the router would offer this tool for the request on its own."""
     return score_tool(tool, _words(request)) > 0

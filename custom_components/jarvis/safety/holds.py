@@ -102,6 +102,20 @@ def first_request() -> bool:
     return len(said) == 1
 
 
+def question_answered() -> str | None:
+    """Jarvis's reply just before the user's latest message, if it was a
+    question ("Shall I turn on the lights?" before a "yes")."""
+    if (log := ha_chat_log.current_chat_log.get()) is None:
+        return None
+    reply = asked = None
+    for content in log.content:
+        if isinstance(content, ha_chat_log.AssistantContent) and content.content:
+            reply = content.content
+        elif isinstance(content, ha_chat_log.UserContent):
+            asked, reply = reply, None
+    return asked if asked and asked.rstrip().endswith("?") else None
+
+
 type Snapshot = dict[str, tuple[str, str] | None]
 
 

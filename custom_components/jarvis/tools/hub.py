@@ -28,6 +28,7 @@ from ..engine.untrusted import untrusted
 from ..safety.effects import Call
 from ..safety.holds import Runner, Safety, run_calls
 from ..safety.policy import UNRESOLVED_RUN, assess
+from .asked import unasked
 from .mcp import McpServer
 from .schedule import Scheduler
 
@@ -126,16 +127,20 @@ class JarvisTools:
         action makes, resolved here to the entities they touch. It waits when
         it unlocks, disarms or opens a guarded kind, when some of its effect
         (or `unresolved`, what the tool itself cannot tell) is unknown and the
-        options say ask, or when the conversation saw outside content and the
-        user's words did not ask for it (`grounded`). A held action runs
+        options say ask, when the conversation saw outside content and the
+        user's words did not ask for it (`grounded`), or when the user's words
+        neither say an action nor point to its targets (`asked`). A held action runs
         exactly `calls` after the yes (`after_yes` for one that is not a
         service call); `deeds` let the question be asked in the user's language.
         """
         settings = self.settings()
         assessment = assess(self.hass, calls, settings.sensitive)
         assessment.unresolved += unresolved
-        if not assessment.needs_yes(settings.unresolved) and (
-            grounded or not self.safety.is_tainted(llm_context)
+        targets = [entity_id for call in calls for entity_id in call.entity_ids]
+        if (
+            not assessment.needs_yes(settings.unresolved)
+            and (grounded or not self.safety.is_tainted(llm_context))
+            and not unasked(self.hass, targets)
         ):
             return await run()
         if after_yes is None:
@@ -149,7 +154,7 @@ class JarvisTools:
             after_yes,
             calls=calls,
             touched=[
-                *(entity_id for call in calls for entity_id in call.entity_ids),
+                *targets,
                 *(effect.entity_id for effect in assessment.sensitive),
             ],
             deeds=deeds,

@@ -270,6 +270,17 @@ def entity_area(hass: HomeAssistant, entity_id: str) -> str | None:
     return None
 
 
+def entity_places(hass: HomeAssistant, entity_id: str) -> list[str]:
+    """The names and aliases of the entity's area and of its floor."""
+    area_id = entity_area(hass, entity_id)
+    if (
+        area := ar.async_get(hass).async_get_area(area_id) if area_id else None
+    ) is None:
+        return []
+    floor = fr.async_get(hass).async_get_floor(area.floor_id) if area.floor_id else None
+    return [area.name, *area.aliases, *([floor.name, *floor.aliases] if floor else [])]
+
+
 def satellite_area(hass: HomeAssistant, llm_context: llm.LLMContext) -> str | None:
     """The area of the device a request came from, if known."""
     if llm_context.device_id and (

@@ -38,7 +38,7 @@ from ..engine.text import (
     telling_words,
     within,
 )
-from .services import closest_names, entity_area
+from .services import closest_names, entity_area, entity_places
 
 type Slots = dict[str, Any]
 
@@ -264,7 +264,7 @@ def said_targets(
     for state in states:
         if said_places := [
             telling
-            for place in _places(hass, state.entity_id)
+            for place in entity_places(hass, state.entity_id)
             if all_said(telling := telling_words(place), said)
         ]:
             in_said_place.append(state)
@@ -300,17 +300,6 @@ def said_targets(
 _COMPOUND_END = 5
 
 
-def _places(hass: HomeAssistant, entity_id: str) -> list[str]:
-    """The names and aliases of the entity's area and of its floor."""
-    area_id = entity_area(hass, entity_id)
-    if (
-        area := ar.async_get(hass).async_get_area(area_id) if area_id else None
-    ) is None:
-        return []
-    floor = fr.async_get(hass).async_get_floor(area.floor_id) if area.floor_id else None
-    return [area.name, *area.aliases, *([floor.name, *floor.aliases] if floor else [])]
-
-
 def vague_target(
     hass: HomeAssistant,
     states: Sequence[State],
@@ -331,7 +320,7 @@ def vague_target(
     said = folded_words(request)
     entry = er.async_get(hass).async_get(state.entity_id)
     names = [state.name, *(entry.aliases if entry else ())]
-    places = _places(hass, state.entity_id)
+    places = entity_places(hass, state.entity_id)
     if any(all_said(telling_words(name), said) for name in [*names, *places]) or (
         satellite_area and entity_area(hass, state.entity_id) == satellite_area
     ):
