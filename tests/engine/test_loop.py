@@ -23,7 +23,10 @@ from custom_components.jarvis.engine.loop import (
     ReplyLoop,
     TextDelta,
 )
-from custom_components.jarvis.engine.loop.turn import REPAIR_INSTRUCTION, in_language
+from custom_components.jarvis.engine.loop.turn import (
+    PLAIN_REPLY_INSTRUCTION,
+    in_language,
+)
 from custom_components.jarvis.engine.phrases import (
     DONE,
     LLM_UNAVAILABLE,
@@ -1106,7 +1109,7 @@ async def test_a_call_of_no_known_tool_for_chit_chat_is_a_reply(
     assert result.tool_calls == []
     assert calls == []
     repair = scripted_llm.chat_requests[1]["json"]["messages"][-1]["content"]
-    assert repair == in_language(REPAIR_INSTRUCTION, "en")
+    assert repair == in_language(PLAIN_REPLY_INSTRUCTION, "en")
 
 
 @pytest.mark.parametrize(
@@ -1149,7 +1152,7 @@ async def test_chit_chat_taken_for_a_device_the_home_lacks_is_a_reply(
     assert len(scripted_llm.chat_requests) == 2
     second = scripted_llm.chat_requests[1]["json"]
     instruction = second["messages"][-1]["content"]
-    assert (instruction == in_language(REPAIR_INSTRUCTION, "en")) is repaired
+    assert (instruction == in_language(PLAIN_REPLY_INSTRUCTION, "en")) is repaired
     assert f"No device named {name}" in str(second["messages"])
 
 

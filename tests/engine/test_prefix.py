@@ -13,6 +13,10 @@ from custom_components.jarvis.engine.llm.base import LLMClient
 from custom_components.jarvis.engine.llm.openai_client import _usage
 from custom_components.jarvis.engine.loop import LoopSettings, ReplyLoop
 from custom_components.jarvis.engine.loop.step import CONTEXT_HEADER
+from custom_components.jarvis.engine.loop.turn import (
+    PLAIN_REPLY_INSTRUCTION,
+    in_language,
+)
 from custom_components.jarvis.engine.router import TOOL_SEARCH
 from custom_components.jarvis.engine.types import Message, ToolSpec
 from tests.engine.test_loop import TOOLS, make_host
@@ -38,6 +42,10 @@ def _parts(request: dict[str, Any]) -> tuple[str, Any, str]:
     messages = body["messages"]
     said = [m["content"] for m in messages if m["role"] == "user"][-1]
     return messages[0]["content"], body.get("tools"), said
+
+
+def _system(request: dict[str, Any]) -> str:
+    return str(request["json"]["messages"][0]["content"])
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -148,3 +156,36 @@ async def test_a_tool_free_step_keeps_the_prompts_start(
     assert answer == step == repair
     assert turned_on == []
     assert result.text == "The kitchen light is off."
+
+
+async def test_small_talk_on_the_text_protocol_keeps_the_warm_ups_prompt(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    """A turn offered no tools ("good night") lists the warm-up's tools in
+    its prompt all the same (text protocol): the server's cache then still
+    starts as the next command's prompt does, and no warm-up need run again.
+    A call the model writes there is not run."""
+    loop = _loop(client, "qwen2.5-coder:0.5b")
+    assert await loop.warm_up(loop.warm_up_request(system_prompt=SYSTEM, tools=TOOLS))
+    scripted_llm.script(
+        Reply(content='{"name": "HassTurnOn", "arguments": {"name": "kitchen"}}'),
+        Reply(content="Good night!"),
+    )
+    host, turned_on = make_host()
+
+    result = await loop.run(
+        system_prompt=SYSTEM,
+        history=[Message("user", "good night")],
+        tools=TOOLS,
+        host=host,
+    )
+
+    (warm_up,) = scripted_llm.warm_ups
+    small_talk = scripted_llm.chat_requests[0]
+    assert _system(small_talk) == _system(warm_up)
+    assert "HassTurnOn" in _system(warm_up)
+    # Asked in words, at the end, where the cache does not reach.
+    assert _parts(small_talk)[2] == in_language(PLAIN_REPLY_INSTRUCTION, None)
+    assert not result.without_tools
+    assert not turned_on
+    assert result.text == "Good night!"

@@ -120,6 +120,7 @@ class ReplyLoop:
         hits: list[str] = []
         context = list(context)
         catalogue = self._catalogue(tools)
+        idle_tools = self._opening(tools)
         plan = await self._plan(request, history, tools, hits)
         limit = digest_chars(self._settings.model)
         # A question that names no device or area may be one for memory.
@@ -151,6 +152,7 @@ class ReplyLoop:
             tools={tool.name: tool for tool in offered},
             lead_tool=route.lead if route else None,
             chit_chat=bool(route and route.fell_open),
+            idle_tools=idle_tools,
             catalogue=catalogue,
             language=language,
             request=request,
@@ -159,7 +161,7 @@ class ReplyLoop:
         )
         turn.result.tool_reasons = reasons
         turn.result.cache_hits = hits
-        turn.result.without_tools = bool(catalogue) and not offered
+        turn.result.without_tools = bool(catalogue) and not turn.shown_tools()
         _record_plan(turn.result, plan)
         turn.plan = plan
         turn.user = user
@@ -185,7 +187,7 @@ class ReplyLoop:
         none (the router's core and its search; every route starts with the
         core), or the whole catalogue without the router, and the context's
         first lines."""
-        shown = opening_tools(tools) if self._settings.tool_router else list(tools)
+        shown = self._opening(tools)
         turn = Turn(
             engine=self.engine,
             system_prompt=system_prompt,
@@ -197,6 +199,11 @@ class ReplyLoop:
         )
         request = ModelStep(turn, tools_offered=bool(shown)).build_request()
         return replace(request, sampling=replace(request.sampling, max_tokens=1))
+
+    def _opening(self, tools: Sequence[ToolSpec]) -> list[ToolSpec]:
+        """The tools a turn starts its prompt with when its request names
+        none, as a warm-up shows them."""
+        return opening_tools(tools) if self._settings.tool_router else list(tools)
 
     async def warm_up(self, request: ChatRequest) -> Usage | None:
         """Have the server read a `warm_up_request` now, so that its prompt

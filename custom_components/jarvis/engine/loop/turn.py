@@ -56,7 +56,7 @@ from .step import ModelStep, call_key
 _LOGGER = redacting_logger(__name__)
 
 # With {language}: the user's, by name (`in_language`).
-REPAIR_INSTRUCTION = (
+PLAIN_REPLY_INSTRUCTION = (
     "Answer the user's last message now in one or two short plain sentences, "
     "in {language}. Do not write JSON or call tools."
 )
@@ -123,6 +123,10 @@ class Turn:
     # No tool's words in the request: it was shown the core tools only in
     # case it needs them.
     chit_chat: bool = False
+    # What a step shows on the text protocol where the turn offers no tools
+    # (small talk): the warm-up's tools, so the server's cache keeps the
+    # prompt's start for the next command. Its reply is read as words only.
+    idle_tools: list[ToolSpec] = field(default_factory=list)
 
     @property
     def text_mode(self) -> bool:
@@ -137,8 +141,11 @@ class Turn:
         )
 
     def shown_tools(self) -> list[ToolSpec]:
-        """The offered tools, in the order they were offered."""
-        return list(self.tools.values())
+        """The offered tools, in the order they were offered; else the idle
+        tools, on the text protocol."""
+        if self.tools or not self.text_mode:
+            return list(self.tools.values())
+        return list(self.idle_tools)
 
     def note(self) -> str:
         """This turn's context, said with the request."""
@@ -189,6 +196,10 @@ class Turn:
             # With the asked-about states in front of it, 1.5B answered the
             # question and left the command ("dim the bed light") undone.
             nudge = COMMAND_INSTRUCTION.format(command=command)
+        elif not self.tools and self.shown_tools():
+            # Shown the idle tools, 0.5B wrote a call for "good night" in two
+            # replies of four, and each took a repair call.
+            nudge = in_language(PLAIN_REPLY_INSTRUCTION, self.language)
         failed_steps = 0
         steps = max(1, self.engine.settings.max_turns)
         for index in range(steps):
@@ -243,7 +254,7 @@ class Turn:
                 case "repair":
                     await self._final_reply(
                         host,
-                        in_language(REPAIR_INSTRUCTION, self.language),
+                        in_language(PLAIN_REPLY_INSTRUCTION, self.language),
                         "not_understood",
                         purpose="repair",
                     )
