@@ -193,6 +193,51 @@ async def test_what_one_sensor_measures_is_said_without_the_model(
     assert scripted_llm.chat_requests == []
 
 
+@pytest.mark.parametrize(
+    ("said", "language", "reply"),
+    [
+        (
+            "what's playing on the record player?",
+            "en",
+            "Record Player: Morning Jazz, Trio (paused).",
+        ),
+        (
+            "¿qué suena en el record player?",
+            "es",
+            "Record Player: Morning Jazz, Trio (en pausa).",
+        ),
+    ],
+)
+async def test_what_one_player_plays_is_said_without_the_model(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    said: str,
+    language: str,
+    reply: str,
+) -> None:
+    """0.5B, shown the paused TV and its title, answered "¿qué suena en la
+    televisión?" with "La televisión está en la noche."."""
+    await async_measure(hass, 20)
+    hass.states.async_set(
+        "media_player.record_player",
+        "paused",
+        {
+            "friendly_name": "Record Player",
+            "media_title": "Morning Jazz",
+            "media_artist": "Trio",
+        },
+    )
+    await setup_jarvis(hass, scripted_llm)
+    agent = next(
+        e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
+    )
+
+    response = await converse(hass, agent, said, language=language)
+
+    assert speech(response) == reply
+    assert scripted_llm.chat_requests == []
+
+
 async def test_a_look_up_that_matches_nothing_gets_the_devices_named_like_it(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

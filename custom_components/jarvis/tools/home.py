@@ -51,6 +51,7 @@ from ..engine.router import asked_part
 from ..engine.text import (
     all_said,
     folded_words,
+    mentions,
     most_specific,
     telling_words,
     within,
@@ -338,10 +339,15 @@ def _named_like(
 def _one_value(states: Sequence[State], language: str | None) -> FoundPhrase | None:
     """A lone sensor's number and unit, said in full ("Thermometer
     Temperatur: 24,1 °C."), which Jarvis says itself: with it in front of
-    it, 0.5B answered "Es ist warm"."""
-    if len(states) != 1 or states[0].domain != "sensor":
+    it, 0.5B answered "Es ist warm". So is what a lone player plays, to a
+    question that asks it (`_playing`)."""
+    if len(states) != 1:
         return None
     state = states[0]
+    if state.domain == "media_player":
+        return _playing(state, language)
+    if state.domain != "sensor":
+        return None
     if not (unit := state.attributes.get("unit_of_measurement")):
         return None
     try:
@@ -550,3 +556,18 @@ def home_api(hass: HomeAssistant, api_ids: Sequence[str]) -> llm.API | list[str]
     return HomeAPI(
         hass=hass, id="|".join(api_ids), name="Jarvis home", api_ids=list(api_ids)
     )
+
+
+def _playing(state: State, language: str | None) -> FoundPhrase | None:
+    """A player's title and artist, and that it is paused, where the user's
+    question asks what it plays: with them in front of it, 0.5B answered
+    "¿qué suena en la televisión?" with "La televisión está en la noche."."""
+    title = state.attributes.get("media_title")
+    pack = language_pack(language)
+    if not title or not mentions(user_text(), pack.media_asks):
+        return None
+    if artist := state.attributes.get("media_artist"):
+        title = f"{title}, {artist}"
+    if state.state == "paused":
+        title = f"{title} ({pack.state_words['paused'][0]})"
+    return FoundPhrase(f"{state.name}: {title}.")

@@ -142,6 +142,17 @@ class LiveContextFence(OutsideContentTool):
             and async_should_expose(hass, assistant, state.entity_id)
         )
 
+    def said(
+        self,
+        tool_input: llm.ToolInput,
+        llm_context: llm.LLMContext,
+        result: JsonObjectType,
+    ) -> JsonObjectType:
+        """What Jarvis says it found (a player's title), kept beside the
+        fence: Jarvis speaks it, and the model need not read it."""
+        found = result.get(FOUND_FIELD)
+        return {FOUND_FIELD: found} if isinstance(found, FoundPhrase) else {}
+
 
 def _strings(value: Any) -> Iterator[str]:
     """Every string in a tool result."""

@@ -95,6 +95,8 @@ class Language:
     state_words: Mapping[str, tuple[str, ...]]
     # What names a home's one device of a domain by its kind: "the lock".
     kind_words: Mapping[str, tuple[str, ...]]
+    # What a question says to ask what a player plays: "what's playing".
+    media_asks: tuple[str, ...]
     # What may stand between a device's name and its state: "is", "already".
     state_links: tuple[str, ...]
     # Of those, the ones that make a state a change just made: "been" of "has

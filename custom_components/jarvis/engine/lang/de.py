@@ -128,6 +128,7 @@ LANGUAGE = Language(
         "muted": words("stumm, stummgeschaltet"),
         "unmuted": words("nicht stumm"),
     },
+    media_asks=words("läuft, spielt, Lied, Song, Titel, Musik, hört"),
     kind_words={
         "lock": words("schloss, türschloss"),
         "media_player": words("musik, lautsprecher, fernseher"),

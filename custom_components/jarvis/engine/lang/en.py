@@ -118,6 +118,7 @@ LANGUAGE = Language(
         "muted": words("muted"),
         "unmuted": words("unmuted"),
     },
+    media_asks=words("playing, song, track, music, listening"),
     kind_words={
         "lock": words("lock, door lock, smart lock"),
         "media_player": words("music, speaker, tv, television"),

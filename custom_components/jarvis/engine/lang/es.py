@@ -118,6 +118,9 @@ LANGUAGE = Language(
         "muted": words("silenciado, silenciada"),
         "unmuted": words("con sonido"),
     },
+    media_asks=words(
+        "suena, sonando, reproduciendo, canción, música, escuchando, tema"
+    ),
     kind_words={
         "lock": words("cerradura"),
         "media_player": words("música, altavoz, televisión, tele"),

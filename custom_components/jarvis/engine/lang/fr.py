@@ -116,6 +116,7 @@ LANGUAGE = Language(
         "muted": words("en sourdine, muet, muette"),
         "unmuted": words("avec le son"),
     },
+    media_asks=words("joue, passe, chanson, musique, morceau, écoute"),
     kind_words={
         "lock": words("serrure"),
         "media_player": words("musique, enceinte, haut-parleur, télé, télévision"),

@@ -118,6 +118,7 @@ LANGUAGE = Language(
         "muted": words("silenziato, silenziata, muto"),
         "unmuted": words("con l'audio"),
     },
+    media_asks=words("suona, riproduzione, canzone, musica, brano, ascoltando"),
     kind_words={
         "lock": words("serratura"),
         "media_player": words("musica, altoparlante, cassa, televisione"),

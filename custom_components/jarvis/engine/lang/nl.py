@@ -117,6 +117,7 @@ LANGUAGE = Language(
         "muted": words("gedempt"),
         "unmuted": words("hoorbaar"),
     },
+    media_asks=words("speelt, nummer, liedje, muziek, luister"),
     kind_words={
         "lock": words("deurslot"),
         "media_player": words("muziek, speaker, luidspreker, televisie"),

@@ -116,6 +116,7 @@ LANGUAGE = Language(
         "muted": words("silenciado, silenciada, sem som"),
         "unmuted": words("com som"),
     },
+    media_asks=words("tocando, toca, música, canção, faixa, ouvindo"),
     kind_words={
         "lock": words("fechadura"),
         "media_player": words("música, coluna, altifalante, televisão"),
