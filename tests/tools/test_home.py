@@ -171,31 +171,6 @@ async def test_agent_looks_up_states_by_filter(
     [
         ("how warm is it in the kitchen?", "en", "Kitchen Temperature: 21.5 °C."),
         ("wie warm ist es in der Kitchen?", "de", "Kitchen Temperature: 21,5 °C."),
-    ],
-)
-async def test_what_one_sensor_measures_is_said_without_the_model(
-    hass: HomeAssistant,
-    scripted_llm: ScriptedLLMServer,
-    said: str,
-    language: str,
-    reply: str,
-) -> None:
-    """0.5B, shown the thermometer, answered "Es ist warm"."""
-    await async_measure(hass, 20)
-    await setup_jarvis(hass, scripted_llm)
-    agent = next(
-        e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
-    )
-
-    response = await converse(hass, agent, said, language=language)
-
-    assert speech(response) == reply
-    assert scripted_llm.chat_requests == []
-
-
-@pytest.mark.parametrize(
-    ("said", "language", "reply"),
-    [
         (
             "what's playing on the record player?",
             "en",
@@ -208,15 +183,16 @@ async def test_what_one_sensor_measures_is_said_without_the_model(
         ),
     ],
 )
-async def test_what_one_player_plays_is_said_without_the_model(
+async def test_what_one_device_reports_is_said_without_the_model(
     hass: HomeAssistant,
     scripted_llm: ScriptedLLMServer,
     said: str,
     language: str,
     reply: str,
 ) -> None:
-    """0.5B, shown the paused TV and its title, answered "¿qué suena en la
-    televisión?" with "La televisión está en la noche."."""
+    """0.5B, shown the thermometer, answered "Es ist warm"; shown the paused
+    TV and its title, it answered "¿qué suena en la televisión?" with "La
+    televisión está en la noche."."""
     await async_measure(hass, 20)
     hass.states.async_set(
         "media_player.record_player",

@@ -85,8 +85,11 @@ class OutsideContentTool(WrappingTool):
         llm_context: llm.LLMContext,
         result: JsonObjectType,
     ) -> JsonObjectType:
-        """Fields beside the fence that say what was found in Jarvis's words."""
-        return {}
+        """Fields beside the fence that say what was found in Jarvis's words:
+        the result's own (a player's title), which Jarvis speaks and the
+        model need not read."""
+        found = result.get(FOUND_FIELD)
+        return {FOUND_FIELD: found} if isinstance(found, FoundPhrase) else {}
 
 
 class TodoItemsTool(OutsideContentTool):
@@ -141,17 +144,6 @@ class LiveContextFence(OutsideContentTool):
             if (value := state.attributes.get(key)) is not None
             and async_should_expose(hass, assistant, state.entity_id)
         )
-
-    def said(
-        self,
-        tool_input: llm.ToolInput,
-        llm_context: llm.LLMContext,
-        result: JsonObjectType,
-    ) -> JsonObjectType:
-        """What Jarvis says it found (a player's title), kept beside the
-        fence: Jarvis speaks it, and the model need not read it."""
-        found = result.get(FOUND_FIELD)
-        return {FOUND_FIELD: found} if isinstance(found, FoundPhrase) else {}
 
 
 def _strings(value: Any) -> Iterator[str]:
