@@ -237,7 +237,24 @@ def test_what_a_question_asks_to_be_measured(
     ("text", "language", "ways", "said"),
     [
         ("abre con llave la puerta trasera", "es", ("lock", "unlock"), "unlock"),
-        ("schließe die Haustür ab", "de", ("lock", "unlock"), None),  # split verb
+        # Split verbs, the particle last: before a joiner, polite words aside.
+        ("schließe die Haustür ab", "de", ("lock", "unlock"), "lock"),
+        ("schließ die Haustür bitte auf", "de", ("lock", "unlock"), "unlock"),
+        (
+            "schließ die Haustür auf und mach das Licht an",
+            "de",
+            ("lock", "unlock"),
+            "unlock",
+        ),
+        (
+            "cierra la puerta trasera con llave, por favor",
+            "es",
+            ("lock", "unlock"),
+            "lock",
+        ),
+        ("ferme la porte d'entrée à clé", "fr", ("lock", "unlock"), "lock"),
+        # The particle ends no clause: no split verb ("auf" is "on" here).
+        ("schließ die Tür auf der Terrasse", "de", ("lock", "unlock"), None),
         ("Haustür abschließen", "de", ("lock", "unlock"), "lock"),
         ("lock the front door", "en", ("lock", "unlock"), "lock"),
         # "lock" the noun: both ways said, so neither.

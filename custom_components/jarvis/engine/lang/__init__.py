@@ -6,7 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 import re
 
-from ..text import accent_folded, all_said, mentions, singular, telling_words, words
+from ..text import (
+    accent_folded,
+    all_said,
+    any_of,
+    mentions,
+    singular,
+    telling_words,
+    words,
+)
 from . import de, en, es, fr, it, nl, pt
 from .base import Language
 
@@ -97,8 +105,28 @@ def way_said(text: str, language: str | None, ways: tuple[str, str]) -> str | No
         for pack in (language_pack(language), en.LANGUAGE)
         for way in ways
         if mentions(text, pack.ways[way])
+        or any(_said_apart(text, phrase, pack) for phrase in pack.ways[way])
     }
     return said.pop() if len(said) == 1 else None
+
+
+def _said_apart(text: str, phrase: str, pack: Language) -> bool:
+    """A phrase of a verb and its tail said around other words, the tail
+    ending a clause (polite words aside): German "schließ die Haustür auf"
+    says "schließ auf", Spanish "cierra la puerta con llave" "cierra con
+    llave"."""
+    verb, *tail = words(phrase)
+    if not tail:
+        return False
+    polite = {word for polite in pack.polite for word in words(polite)}
+    joined = rf"[,;.!?]|\b(?:{any_of(pack.joiners)})\b"
+    for clause in re.split(joined, text, flags=re.IGNORECASE):
+        said = words(clause)
+        while said and said[-1] in polite:
+            said.pop()
+        if said[-len(tail) :] == tail and verb in said[: -len(tail)]:
+            return True
+    return False
 
 
 def _says(
