@@ -309,6 +309,26 @@ def test_a_call_the_words_do_not_fit_is_the_tool_their_verbs_name() -> None:
     assert fitting_tool(turn_off, speaker, media_tools, pausing) is turn_off
 
 
+def test_a_choice_copied_from_the_tool_section_does_not_keep_the_wrong_tool() -> None:
+    """0.5B wrote "schalte den Lautsprecher in der Küche stumm" as HassTurnOff
+    with the mute tool's device classes as listed ("receiver/speaker/tv"),
+    and the speaker was switched off instead of muted."""
+
+    def media(name: str, description: str, classes: list[str]) -> ToolSpec:
+        properties: JsonObject = {
+            "name": {"type": "string"},
+            "area": {"type": "string"},
+            "device_class": {"type": "array", "items": {"enum": classes}},
+        }
+        return ToolSpec(name, description, {"type": "object", "properties": properties})
+
+    turn_off = media("HassTurnOff", "Turns off a device", ["awning", "blind"])
+    mute = media("HassMediaPlayerMute", "Mutes a media player", ["speaker", "tv"])
+    call = {"name": "Lautsprecher", "area": "Küche", "device_class": ["speaker/tv"]}
+    request_text = "schalte den Lautsprecher in der Küche stumm"
+    assert fitting_tool(turn_off, call, [turn_off, mute], request_text) is mute
+
+
 async def test_the_loop_runs_the_call_its_arguments_fit(
     client: LLMClient, scripted_llm: ScriptedLLMServer
 ) -> None:

@@ -175,6 +175,33 @@ def test_repair_fixes_small_model_slips_and_drops_bad_optionals() -> None:
     }
 
 
+@pytest.mark.parametrize(
+    ("given", "repaired"),
+    [
+        # The tool section's "one of tv/speaker" copied whole: those choices.
+        ("tv/speaker", ["tv", "speaker"]),
+        (["speaker / tv"], ["speaker", "tv"]),
+        # A part that is no choice: the whole is none, and is dropped.
+        ("tv/light", None),
+    ],
+)
+def test_choices_copied_from_the_tool_section_are_those_choices(
+    given: object, repaired: list[str] | None
+) -> None:
+    spec = ToolSpec(
+        "HassMediaPause",
+        "Pauses a media player",
+        {
+            "type": "object",
+            "properties": {
+                "device_class": {"type": "array", "items": {"enum": ["tv", "speaker"]}}
+            },
+        },
+    )
+    fixed = repair_arguments(spec, {"device_class": given})
+    assert fixed.get("device_class") == repaired
+
+
 def test_tool_section_has_an_example_call() -> None:
     assert 'Example: {"name": "HassLightSet", "arguments": {"name": "..."}}' in (
         render_tool_section([SPEC])

@@ -17,7 +17,7 @@ from typing import Any
 from .lang import every
 from .router import core_tools, request_fit, verb_fit
 from .text import any_of
-from .textproto import validate_arguments
+from .textproto import repair_arguments, validate_arguments
 from .types import JsonObject, ToolSpec
 
 # A number on its own: not "light_3", "4K" or a part of "1.2.3".
@@ -204,10 +204,22 @@ def _by_verbs(
         [
             (verb_fit(other, request), other)
             for other in others
-            if other not in core
-            and all(name in (other.parameters.get("properties") or {}) for name in args)
-            and validate_arguments(other, args) is None
+            if other not in core and _takes_as_they_are(other, args)
         ]
+    )
+
+
+def _takes_as_they_are(tool: ToolSpec, args: JsonObject) -> bool:
+    """Whether a tool takes each of a call's arguments, once its slips are
+    put right (`repair_arguments`: "receiver/speaker/tv" copied from the
+    tool section is those three), and none is dropped as one it refuses
+    (a "domain" of "light" for a player's tool)."""
+    properties = tool.parameters.get("properties") or {}
+    repaired = repair_arguments(tool, args)
+    return (
+        all(name in properties for name in args)
+        and repaired.keys() == args.keys()
+        and validate_arguments(tool, repaired) is None
     )
 
 

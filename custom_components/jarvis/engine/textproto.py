@@ -381,14 +381,28 @@ def repair_arguments(tool: ToolSpec, args: JsonObject) -> JsonObject:
     return repaired
 
 
+def _choices_copied(value: Any, schema: Mapping[str, Any]) -> list[str]:
+    """The choices of a value written as the tool section lists them
+    ("receiver/speaker/tv", copied from "one of receiver/speaker/tv"), if
+    each is one of the schema's; else none."""
+    if not isinstance(value, str) or "/" not in value:
+        return []
+    parts = [part.strip() for part in value.split("/")]
+    return parts if all(part in schema.get("enum", ()) for part in parts) else []
+
+
 def _coerce(value: Any, schema: Mapping[str, Any]) -> Any:
     if isinstance(value, str):
         value = value.strip()
     kind = schema.get("type")
-    if kind == "array" and not isinstance(value, list):
-        return [_coerce(value, schema.get("items") or {})]
     if kind == "array":
-        return [_coerce(item, schema.get("items") or {}) for item in value]
+        items = schema.get("items") or {}
+        values = value if isinstance(value, list) else [value]
+        return [
+            _coerce(choice, items)
+            for item in values
+            for choice in _choices_copied(item, items) or [item]
+        ]
     if kind in ("integer", "number") and isinstance(value, str):
         try:
             number = float(value.rstrip("%"))
