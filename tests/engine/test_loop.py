@@ -23,7 +23,7 @@ from custom_components.jarvis.engine.loop import (
     ReplyLoop,
     TextDelta,
 )
-from custom_components.jarvis.engine.loop.turn import (
+from custom_components.jarvis.engine.loop.instructions import (
     PLAIN_REPLY_INSTRUCTION,
     in_language,
 )

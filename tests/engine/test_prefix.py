@@ -12,11 +12,11 @@ import pytest
 from custom_components.jarvis.engine.llm.base import LLMClient
 from custom_components.jarvis.engine.llm.openai_client import _usage
 from custom_components.jarvis.engine.loop import LoopSettings, ReplyLoop
-from custom_components.jarvis.engine.loop.step import CONTEXT_HEADER
-from custom_components.jarvis.engine.loop.turn import (
+from custom_components.jarvis.engine.loop.instructions import (
     PLAIN_REPLY_INSTRUCTION,
     in_language,
 )
+from custom_components.jarvis.engine.loop.step import CONTEXT_HEADER
 from custom_components.jarvis.engine.router import TOOL_SEARCH
 from custom_components.jarvis.engine.types import Message, ToolSpec
 from tests.engine.test_loop import TOOLS, make_host

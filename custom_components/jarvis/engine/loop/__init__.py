@@ -23,10 +23,11 @@ from .host import (
     ToolCallDelta,
     ToolHandler,
 )
+from .instructions import ANSWER_INSTRUCTION, in_language
 from .records import LLMCallRecord, ToolCallRecord, TurnResult
 from .reply import ReplyLoop, is_stop_request, since_last_stop
 from .settings import LoopSettings, ProtocolMemory
-from .turn import ANSWER_INSTRUCTION, LookUp, in_language
+from .turn import LookUp
 
 __all__ = [
     "ANSWER_INSTRUCTION",

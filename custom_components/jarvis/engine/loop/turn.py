@@ -9,7 +9,6 @@ from functools import cache, partial
 from ..arguments import backed_by_request, fitting_tool
 from ..digest import MAX_RAW_CHARS, tool_result_text
 from ..grounding import Grounded, HouseView, apologized, ground
-from ..lang import language_code, language_pack
 from ..memory import MEMORY_TOOLS
 from ..output import sentences
 from ..phrases import (
@@ -48,6 +47,14 @@ from ..textproto import (
 from ..types import JsonObject, Message, ToolCall, ToolSpec
 from .done import can_say_done, done_calls, found, part_left
 from .host import Delta, StepHost, ToolCallDelta, call_step, say_text
+from .instructions import (
+    ANSWER_INSTRUCTION,
+    COMMAND_INSTRUCTION,
+    PART_INSTRUCTION,
+    PLAIN_REPLY_INSTRUCTION,
+    SUMMARY_INSTRUCTION,
+    in_language,
+)
 from .records import Ended, Purpose, StepEnd, ToolCallRecord, TurnResult
 from .rule import AfterStep, StepOutcome, next_step
 from .settings import Engine
@@ -55,36 +62,6 @@ from .step import ModelStep, call_key
 
 _LOGGER = redacting_logger(__name__)
 
-# With {language}: the user's, by name (`in_language`).
-PLAIN_REPLY_INSTRUCTION = (
-    "Answer the user's last message now in one or two short plain sentences, "
-    "in {language}. Do not write JSON or call tools."
-)
-SUMMARY_INSTRUCTION = (
-    "Stop using tools now. In one short sentence, in {language}, tell "
-    "the user truthfully what was done and what could not be done."
-)
-ANSWER_INSTRUCTION = (
-    "Now write your reply to the user: one short plain sentence, in "
-    "{language}, saying what happened or what you found."
-)
-
-
-def in_language(instruction: str, language: str | None) -> str:
-    """An instruction naming the user's language ("in Spanish"); with no
-    language known, "in the user's language"."""
-    pack = language_pack(language)
-    known = language is not None and pack.code == language_code(language)
-    return instruction.format(language=pack.name if known else "the user's language")
-
-
-COMMAND_INSTRUCTION = (
-    "The states asked about are above. Now do the rest of the request with a "
-    'tool call: "{command}"'
-)
-PART_INSTRUCTION = (
-    'That part is done. Now do the rest of the request with a tool call: "{command}"'
-)
 MAX_TOOL_SEARCHES = 2  # per reply
 
 

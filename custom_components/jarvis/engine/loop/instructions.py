@@ -1,0 +1,37 @@
+"""What Jarvis asks the model for at the end of a request, beside the
+user's words: never in the prompt's cached start."""
+
+from __future__ import annotations
+
+from ..lang import language_code, language_pack
+
+# With {language}: the user's, by name (`in_language`).
+PLAIN_REPLY_INSTRUCTION = (
+    "Answer the user's last message now in one or two short plain sentences, "
+    "in {language}. Do not write JSON or call tools."
+)
+SUMMARY_INSTRUCTION = (
+    "Stop using tools now. In one short sentence, in {language}, tell "
+    "the user truthfully what was done and what could not be done."
+)
+ANSWER_INSTRUCTION = (
+    "Now write your reply to the user: one short plain sentence, in "
+    "{language}, saying what happened or what you found."
+)
+
+
+def in_language(instruction: str, language: str | None) -> str:
+    """An instruction naming the user's language ("in Spanish"); with no
+    language known, "in the user's language"."""
+    pack = language_pack(language)
+    known = language is not None and pack.code == language_code(language)
+    return instruction.format(language=pack.name if known else "the user's language")
+
+
+COMMAND_INSTRUCTION = (
+    "The states asked about are above. Now do the rest of the request with a "
+    'tool call: "{command}"'
+)
+PART_INSTRUCTION = (
+    'That part is done. Now do the rest of the request with a tool call: "{command}"'
+)
