@@ -129,9 +129,10 @@ class JarvisTools:
         (or `unresolved`, what the tool itself cannot tell) is unknown and the
         options say ask, when the conversation saw outside content and the
         user's words did not ask for it (`grounded`), or when the user's words
-        neither say an action nor point to its targets (`asked`). A held action runs
-        exactly `calls` after the yes (`after_yes` for one that is not a
-        service call); `deeds` let the question be asked in the user's language.
+        neither say an action nor point to its targets (`unasked`). A held
+        action runs exactly `calls` after the yes (`after_yes` for one that is
+        not a service call); `deeds` let the question be asked in the user's
+        language.
         """
         settings = self.settings()
         assessment = assess(self.hass, calls, settings.sensitive)
