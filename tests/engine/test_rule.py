@@ -99,6 +99,20 @@ CALLS = AfterStep(outcome="calls", steps_left=3)
             AfterStep(outcome="calls", text_mode=True, clean=True, steps_left=2),
             "answer",
         ),
+        # Calls nobody asked for all failed: a question gets words, a
+        # command Jarvis's apology; a model that mistook words, words.
+        (
+            AfterStep(outcome="calls", unasked_calls=True, question=True, steps_left=2),
+            "reply_instead",
+        ),
+        (
+            AfterStep(outcome="calls", unasked_calls=True, steps_left=2),
+            "not_understood",
+        ),
+        (
+            AfterStep(outcome="calls", mistook_words=True, unasked_calls=True),
+            "repair",
+        ),
         # A failed call or a tool search: the model gets its tools again.
         (AfterStep(outcome="calls", text_mode=True, clean=False, steps_left=2), "step"),
         (CALLS, "step"),

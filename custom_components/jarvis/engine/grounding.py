@@ -44,6 +44,8 @@ class Device:
     acted: bool = False
     # How the host knows it.
     entity_id: str = ""
+    # The names and aliases of its area and of that area's floor.
+    places: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,43 +12,31 @@ from collections.abc import Iterable
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
-from ..engine.lang import every
-from ..engine.router import asks_an_action
-from ..engine.text import folded_words, telling_words
+from ..engine.grounding import Device
+from ..engine.pointed import asks_of_the_home
 from ..safety.holds import question_answered, user_text
 from .services import entity_places
-
-# Shorter name words ("tv", "ac") are whole-word matches only.
-_PREFIX_MIN = 3
 
 
 def unasked(hass: HomeAssistant, entity_ids: Iterable[str]) -> bool:
     """Whether the user's words neither say an action nor point to any of
-    these entities: by a word of its name, alias, area or floor, its kind
-    ("light", "thermostat"), or a verb said of its kind ("unlock")."""
+    these entities (`pointed`)."""
     entity_ids = list(entity_ids)
     if not entity_ids or (request := user_text()) is None:
         return False
     said = f"{request} {question_answered() or ''}"
-    if asks_an_action(said):
-        return False
-    words = folded_words(said)
-    return not any(_points_to(hass, entity_id, words) for entity_id in entity_ids)
+    return not asks_of_the_home(said, (_device(hass, e) for e in entity_ids))
 
 
-def _points_to(hass: HomeAssistant, entity_id: str, words: set[str]) -> bool:
-    domain, _, object_id = entity_id.partition(".")
-    names = [domain, object_id.replace("_", " "), *entity_places(hass, entity_id)]
-    names += every(lambda pack: pack.kind_words.get(domain, ()))
-    names += every(lambda pack: pack.verb_domains.get(domain, ()))
-    if state := hass.states.get(entity_id):
-        names.append(state.name)
-    if entry := er.async_get(hass).async_get(entity_id):
-        names.extend(entry.aliases)
-    told = {word for name in names for word in telling_words(name)}
-    return any(
-        word == name_word
-        or (len(name_word) >= _PREFIX_MIN and word.startswith(name_word))
-        for word in words
-        for name_word in told
+def _device(hass: HomeAssistant, entity_id: str) -> Device:
+    """The entity as its words may point to it, exposed or not (an exposed
+    script may act on a lock that is not)."""
+    state = hass.states.get(entity_id)
+    entry = er.async_get(hass).async_get(entity_id)
+    return Device(
+        names=(*([state.name] if state else []), *(entry.aliases if entry else ())),
+        domain=entity_id.partition(".")[0],
+        state=state.state if state else "",
+        entity_id=entity_id,
+        places=tuple(entity_places(hass, entity_id)),
     )

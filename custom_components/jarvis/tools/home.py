@@ -61,7 +61,7 @@ from ..safety.holds import user_text
 from .builtin import JarvisTool, replace_tools
 from .deeds import acted_on
 from .hub import DATA_TOOLS, JarvisTools
-from .services import ToolError, entity_area
+from .services import ToolError, entity_area, entity_places
 
 # Home Assistant's Assist prompt, in Jarvis's words and without what
 # differs per satellite (its area, timers: `device_context`).
@@ -502,6 +502,7 @@ def house_view(hass: HomeAssistant, assistant: str) -> HouseView:
                 {key: state.attributes.get(key) for key in CLAIMED_ATTRIBUTES},
                 acted=state.entity_id in acted,
                 entity_id=state.entity_id,
+                places=tuple(entity_places(hass, state.entity_id)),
             )
             for state in hass.states.async_all()
             if async_should_expose(hass, assistant, state.entity_id)

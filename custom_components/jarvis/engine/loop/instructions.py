@@ -3,7 +3,11 @@ user's words: never in the prompt's cached start."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..lang import language_code, language_pack
+from ..results import failed
+from .records import ToolCallRecord
 
 # With {language}: the user's, by name (`in_language`).
 PLAIN_REPLY_INSTRUCTION = (
@@ -35,3 +39,17 @@ COMMAND_INSTRUCTION = (
 PART_INSTRUCTION = (
     'That part is done. Now do the rest of the request with a tool call: "{command}"'
 )
+
+
+def summary_instruction(calls: Sequence[ToolCallRecord], language: str | None) -> str:
+    """The summary instruction, grounded in what the last calls really did."""
+    outcomes = "; ".join(
+        f"{record.name}: "
+        + (
+            str(record.result.get("error_text") or "failed")
+            if failed(record.result)
+            else "ok"
+        )
+        for record in calls[-6:]
+    )
+    return f"{in_language(SUMMARY_INSTRUCTION, language)} Tool outcomes: {outcomes}."

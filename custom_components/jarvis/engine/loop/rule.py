@@ -22,12 +22,17 @@ type Next = Literal[
     "llm_error",
     # The model wrote nothing usable: one tool-free call to repair it.
     "repair",
-    # The model's call was cut off in a repetition loop: Jarvis says what
-    # was done, or that it did not understand. Asked again, 0.5B wrote the
-    # same loop, or a call on a lamp the request never named.
+    # The model's call was cut off in a repetition loop, or a command's
+    # calls nobody asked for all failed: Jarvis says what was done, or that
+    # it did not understand. Asked again, 0.5B wrote the same loop, or a call
+    # on a lamp the request never named; asked for words, it claimed what
+    # was asked ("The user has deleted all their automations.").
     "not_understood",
     # A tool result carries Jarvis's own reply: say it word for word.
     "say_final_reply",
+    # A question's calls all failed, and none was asked for: forget them,
+    # one tool-free call for words.
+    "reply_instead",
     # Every call failed again and again: say what could and could not be done.
     "give_up",
     # Every call of the turn can say what it did: Jarvis says it, no model call.
@@ -73,6 +78,12 @@ class AfterStep:
     # every call: "say hello to my friend Anna" turned on "Anna", then
     # searched and retried to the end.
     mistook_words: bool = False
+    # Every call of the turn failed, and the request points nowhere in the
+    # home: "I love you, Jarvis" turned on "turn on", retried, and 0.5B
+    # asked for a summary read the failure out or claimed what was asked.
+    unasked_calls: bool = False
+    # The request is a question.
+    question: bool = False
     steps_left: int = 0
 
 
@@ -90,6 +101,8 @@ def next_step(after: AfterStep) -> Next:
         return "say_final_reply"
     if after.mistook_words:
         return "repair"
+    if after.unasked_calls:
+        return "reply_instead" if after.question else "not_understood"
     if after.failed_steps >= MAX_FAILED_STEPS:
         return "give_up"
     if after.planned:

@@ -21,6 +21,7 @@ from ..phrases import (
     phrase,
 )
 from ..planner import MEMORY, REPLY, Plan, PlanStep, grounded
+from ..pointed import points_nowhere, targets_the_home
 from ..redact import redact, redacting_logger
 from ..results import (
     INVALID_ARGUMENTS,
@@ -52,8 +53,8 @@ from .instructions import (
     COMMAND_INSTRUCTION,
     PART_INSTRUCTION,
     PLAIN_REPLY_INSTRUCTION,
-    SUMMARY_INSTRUCTION,
     in_language,
+    summary_instruction,
 )
 from .records import Ended, Purpose, StepEnd, ToolCallRecord, TurnResult
 from .rule import AfterStep, StepOutcome, next_step
@@ -178,6 +179,7 @@ class Turn:
             # replies of four, and each took a repair call.
             nudge = in_language(PLAIN_REPLY_INSTRUCTION, self.language)
         failed_steps = 0
+        asked_at = len(self.messages)
         steps = max(1, self.engine.settings.max_turns)
         for index in range(steps):
             step = ModelStep(
@@ -220,6 +222,8 @@ class Turn:
                     took_words_for_a_device(r.result, r.arguments, self.request)
                     for r in records
                 ),
+                unasked_calls=bool(records) and self._unasked_calls(),
+                question=is_question(self.request),
                 steps_left=steps - index - 1,
             )
             match next_step(after):
@@ -228,11 +232,15 @@ class Turn:
                 case "llm_error":
                     self.result.ended = "llm_error"
                     return
-                case "repair":
+                case "repair" | "reply_instead" as kind:
+                    if kind == "reply_instead":
+                        # Answered as if no call was made: "What's 12 times
+                        # 7?" looked up "12 * 7" in the home.
+                        del self.messages[asked_at:]
                     await self._final_reply(
                         host,
                         in_language(PLAIN_REPLY_INSTRUCTION, self.language),
-                        "not_understood",
+                        "done" if kind == "reply_instead" else "not_understood",
                         purpose="repair",
                     )
                     return
@@ -247,13 +255,21 @@ class Turn:
                     return
                 case "give_up":
                     # Small models retry a failing call forever; stop and say so.
-                    await self._final_reply(host, self._summary(), "tool_failures")
+                    await self._final_reply(
+                        host,
+                        summary_instruction(self.result.tool_calls, self.language),
+                        "tool_failures",
+                    )
                     return
                 case "say_done":
                     await self._say_what_was_done(host)
                     return
                 case "out_of_steps":
-                    await self._final_reply(host, self._summary(), "max_turns")
+                    await self._final_reply(
+                        host,
+                        summary_instruction(self.result.tool_calls, self.language),
+                        "max_turns",
+                    )
                     return
                 case "next_plan_step":
                     assert planned is not None
@@ -265,6 +281,19 @@ class Turn:
                     answer, nudge = False, PART_INSTRUCTION.format(command=part)
                 case "answer" | "step" as kind:
                     answer, nudge = kind == "answer", None
+
+    def _unasked_calls(self) -> bool:
+        """Whether every call of the turn failed on devices of the home, and
+        the request points nowhere in it (`pointed`): the calls were the
+        model's idea."""
+        return (
+            self.house is not None
+            and all(
+                failed(r.result) and targets_the_home(r.arguments)
+                for r in self.result.tool_calls
+            )
+            and points_nowhere(self.messages, self.house(()))
+        )
 
     async def _run_plan(self, host: StepHost) -> bool:
         """Run the plan's tool steps without the chat model, then let it answer.
@@ -368,20 +397,6 @@ class Turn:
             new_call(self.call_count, tool.name, step.arguments)
         )
         return None if problem else call
-
-    def _summary(self) -> str:
-        """The summary instruction, grounded in what the tools really did."""
-        outcomes = "; ".join(
-            f"{record.name}: "
-            + (
-                str(record.result.get("error_text") or "failed")
-                if failed(record.result)
-                else "ok"
-            )
-            for record in self.result.tool_calls[-6:]
-        )
-        summary = in_language(SUMMARY_INSTRUCTION, self.language)
-        return f"{summary} Tool outcomes: {outcomes}."
 
     def _record_calls(
         self, calls: Sequence[ToolCallDelta], results: Mapping[str, JsonObject]
