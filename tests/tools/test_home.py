@@ -167,19 +167,38 @@ async def test_agent_looks_up_states_by_filter(
 
 
 @pytest.mark.parametrize(
-    ("said", "language", "reply"),
+    ("said", "language", "playing", "reply"),
     [
-        ("how warm is it in the kitchen?", "en", "Kitchen Temperature: 21.5 °C."),
-        ("wie warm ist es in der Kitchen?", "de", "Kitchen Temperature: 21,5 °C."),
+        (
+            "how warm is it in the kitchen?",
+            "en",
+            "paused",
+            "Kitchen Temperature: 21.5 °C.",
+        ),
+        (
+            "wie warm ist es in der Kitchen?",
+            "de",
+            "paused",
+            "Kitchen Temperature: 21,5 °C.",
+        ),
         (
             "what's playing on the record player?",
             "en",
-            "Record Player: Morning Jazz, Trio (paused).",
+            "paused",
+            "Record Player (paused): Morning Jazz, Trio.",
         ),
         (
             "¿qué suena en el record player?",
             "es",
-            "Record Player: Morning Jazz, Trio (en pausa).",
+            "paused",
+            "Record Player (en pausa): Morning Jazz, Trio.",
+        ),
+        # A yes-or-no question gets its answer in the state.
+        (
+            "is the record player playing?",
+            "en",
+            "playing",
+            "Record Player (playing): Morning Jazz, Trio.",
         ),
     ],
 )
@@ -188,6 +207,7 @@ async def test_what_one_device_reports_is_said_without_the_model(
     scripted_llm: ScriptedLLMServer,
     said: str,
     language: str,
+    playing: str,
     reply: str,
 ) -> None:
     """0.5B, shown the thermometer, answered "Es ist warm"; shown the paused
@@ -196,7 +216,7 @@ async def test_what_one_device_reports_is_said_without_the_model(
     await async_measure(hass, 20)
     hass.states.async_set(
         "media_player.record_player",
-        "paused",
+        playing,
         {
             "friendly_name": "Record Player",
             "media_title": "Morning Jazz",

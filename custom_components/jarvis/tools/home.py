@@ -560,15 +560,17 @@ def home_api(hass: HomeAssistant, api_ids: Sequence[str]) -> llm.API | list[str]
 
 
 def _playing(state: State, language: str | None) -> FoundPhrase | None:
-    """A player's title and artist, and that it is paused, where the user's
-    question asks what it plays: with them in front of it, 0.5B answered
-    "¿qué suena en la televisión?" with "La televisión está en la noche."."""
+    """A player's title and artist, and whether it plays or is paused, where
+    the user's question asks what it plays (or whether it plays): with them
+    in front of it, 0.5B answered "¿qué suena en la televisión?" with "La
+    televisión está en la noche."."""
     title = state.attributes.get("media_title")
     pack = language_pack(language)
     if not title or not mentions(user_text(), pack.media_asks):
         return None
     if artist := state.attributes.get("media_artist"):
         title = f"{title}, {artist}"
-    if state.state == "paused":
-        title = f"{title} ({pack.state_words['paused'][0]})"
-    return FoundPhrase(f"{state.name}: {title}.")
+    name = state.name
+    if said := pack.state_words.get(state.state):
+        name = f"{name} ({said[0]})"
+    return FoundPhrase(f"{name}: {title}.")

@@ -10,9 +10,10 @@ from ..results import failed
 from .records import ToolCallRecord
 
 # With {language}: the user's, by name (`in_language`).
+# Told to "answer the user's last message", 0.5B refused "tell me a joke".
 PLAIN_REPLY_INSTRUCTION = (
-    "Answer the user's last message now in one or two short plain sentences, "
-    "in {language}. Do not write JSON or call tools."
+    "Reply now to what the user just said, in one or two short, friendly "
+    "sentences in {language}. Do not write JSON or call tools."
 )
 SUMMARY_INSTRUCTION = (
     "Stop using tools now. In one short sentence, in {language}, tell "
