@@ -11,7 +11,10 @@ from custom_components.jarvis.engine.grounding import (
     HouseView,
     ground,
     holds,
+    kinds_asked,
     named,
+    state_of,
+    states_asked,
 )
 from custom_components.jarvis.engine.llm.base import LLMClient
 from custom_components.jarvis.engine.loop import (
@@ -284,3 +287,35 @@ async def test_a_claim_before_its_call_is_held_and_dropped_when_the_call_comes(
     assert turned_on == [{"name": "Kitchen Lights"}]
     # Not "I did not change Kitchen Lights.": the call came after it.
     assert result.text == "Kitchen Lights are on now."
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "states", "kinds"),
+    [
+        ("is anything unlocked?", "en", ["unlocked"], ["lock"]),
+        ("¿hay algo abierto?", "es", ["open"], ["cover", "valve"]),
+        ("ist irgendwas offen?", "de", ["open"], ["cover", "valve"]),
+        ("is anything playing?", "en", ["playing"], ["media_player"]),
+        # "on" is the state of half the home: no kinds to look up.
+        ("is anything on?", "en", ["on"], []),
+        ("how warm is it?", "en", [], []),
+    ],
+)
+def test_states_and_kinds_asked(
+    text: str, language: str, states: list[str], kinds: list[str]
+) -> None:
+    assert states_asked(text, language) == states
+    assert kinds_asked(text, language) == kinds
+
+
+@pytest.mark.parametrize(
+    ("device", "claim", "state"),
+    [
+        (Device(("Back Door",), "lock", "unlocked"), "locked", "unlocked"),
+        (Device(("Back Door",), "lock", "locked"), "locked", "locked"),
+        (Device(("Hall Lock",), "lock", "jammed"), "locked", None),
+        (Device(("Garden Valve",), "valve", "open"), "closed", "open"),
+    ],
+)
+def test_state_of(device: Device, claim: str, state: str | None) -> None:
+    assert state_of(device, claim) == state

@@ -118,6 +118,52 @@ async def test_no_exposed_devices_keeps_home_assistants_prompt(
     assert instance.api_prompt == llm.NO_ENTITIES_PROMPT
 
 
+async def answered_without_the_model(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, said: str, language: str
+) -> str:
+    """Jarvis's spoken reply, asserted to have taken no model call."""
+    await setup_jarvis(hass, scripted_llm)
+    agent = next(
+        e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
+    )
+    response = await converse(hass, agent, said, language=language)
+    assert scripted_llm.chat_requests == []
+    return speech(response)
+
+
+@pytest.mark.parametrize(
+    ("said", "language", "back_door", "reply"),
+    [
+        ("is anything unlocked?", "en", "unlocked", "Back Door: unlocked."),
+        ("is anything unlocked?", "en", "locked", "Nothing is unlocked."),
+        ("¿hay algo desbloqueado?", "es", "locked", "Nada está desbloqueado."),
+        ("ist irgendwas offen?", "de", "locked", "Garden Valve: offen."),
+    ],
+)
+async def test_a_state_asked_of_nothing_named_is_answered_for_its_kinds(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    *,
+    said: str,
+    language: str,
+    back_door: str,
+    reply: str,
+) -> None:
+    """0.5B looked up the living room for "is anything unlocked?", and, shown
+    the locks, said the question back: the kinds of device the state is of
+    are looked up, and Jarvis says which are in it."""
+    for entity_id, state in (
+        ("lock.back_door", back_door),
+        ("lock.front_door", "locked"),
+        ("valve.garden_valve", "open"),
+        ("light.porch", "on"),
+    ):
+        name = entity_id.partition(".")[2].replace("_", " ").title()
+        hass.states.async_set(entity_id, state, {"friendly_name": name})
+        async_expose_entity(hass, "conversation", entity_id, True)
+    assert await answered_without_the_model(hass, scripted_llm, said, language) == reply
+
+
 def test_unknown_api_is_left_to_home_assistant(hass: HomeAssistant) -> None:
     assert home_api(hass, ["nope"]) == ["nope"]
     assert home_api(hass, []) == []
@@ -205,6 +251,7 @@ async def test_agent_looks_up_states_by_filter(
 async def test_what_one_device_reports_is_said_without_the_model(
     hass: HomeAssistant,
     scripted_llm: ScriptedLLMServer,
+    *,
     said: str,
     language: str,
     playing: str,
@@ -223,15 +270,7 @@ async def test_what_one_device_reports_is_said_without_the_model(
             "media_artist": "Trio",
         },
     )
-    await setup_jarvis(hass, scripted_llm)
-    agent = next(
-        e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
-    )
-
-    response = await converse(hass, agent, said, language=language)
-
-    assert speech(response) == reply
-    assert scripted_llm.chat_requests == []
+    assert await answered_without_the_model(hass, scripted_llm, said, language) == reply
 
 
 async def test_a_look_up_that_matches_nothing_gets_the_devices_named_like_it(

@@ -131,6 +131,13 @@ def holds(device: Device, claim: str) -> bool | None:
     return False if device.state in table.get(_OPPOSITE[claim], ()) else None
 
 
+def state_of(device: Device, claim: str) -> str | None:
+    """The claim or its opposite, whichever the device is in ("locked" of
+    "unlocked"); None when it cannot tell."""
+    true = holds(device, claim)
+    return None if true is None else claim if true else _OPPOSITE[claim]
+
+
 # A sentence's words, case-folded and plurals folded ("lights": "light"),
 # and the signs that break a list of names.
 _TOKEN_RE = re.compile(r"\w+|[,;:]")
@@ -417,6 +424,36 @@ def _packs(language: str | None) -> list[_Words]:
         for code in dict.fromkeys([language_code(language), "en"])
         if code in _BY_CODE
     ]
+
+
+# A question about a state of this many kinds at most is one about all of
+# them: "is anything unlocked?" asks of the locks; "is anything on?" of half
+# the home.
+_MAX_ASKED_KINDS = 2
+
+
+def states_asked(text: str, language: str | None) -> list[str]:
+    """The states a text says ("is anything unlocked?": "unlocked"), each
+    once, in its language or in English."""
+    tokens = _tokens(text)
+    said = [
+        state
+        for words in _packs(language)
+        for index in range(len(tokens))
+        if (state := _state_at(words, tokens, index)) is not None
+    ]
+    return list(dict.fromkeys(said))
+
+
+def kinds_asked(text: str, language: str | None) -> list[str]:
+    """The domains whose states a text says, where they are few: "is
+    anything unlocked?" is about the locks, "¿hay algo abierto?" about the
+    covers and valves."""
+    said = set(states_asked(text, language))
+    domains = sorted(
+        domain for domain, claims in _TRUE_IN.items() if not said.isdisjoint(claims)
+    )
+    return domains if len(domains) <= _MAX_ASKED_KINDS else []
 
 
 def _kinds(packs: Sequence[_Words]) -> dict[tuple[str, ...], str]:

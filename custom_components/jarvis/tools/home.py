@@ -43,15 +43,14 @@ from homeassistant.util.json import JsonObjectType
 import voluptuous as vol
 
 from ..const import ASSISTANT
-from ..engine.grounding import CLAIMED_ATTRIBUTES, Device, HouseView
-from ..engine.lang import language_pack, measured
+from ..engine.grounding import CLAIMED_ATTRIBUTES, Device, HouseView, kinds_asked
+from ..engine.lang import measured
 from ..engine.loop import LookUp
-from ..engine.phrases import FOUND_FIELD, FoundPhrase
+from ..engine.phrases import FOUND_FIELD
 from ..engine.router import asked_part
 from ..engine.text import (
     all_said,
     folded_words,
-    mentions,
     most_specific,
     telling_words,
     within,
@@ -60,6 +59,7 @@ from ..engine.types import JsonObject
 from ..safety.holds import user_text
 from .builtin import JarvisTool, replace_tools
 from .deeds import acted_on
+from .found import found_phrase
 from .hub import DATA_TOOLS, JarvisTools
 from .services import ToolError, entity_area, entity_places
 
@@ -306,7 +306,7 @@ class LiveContextTool(JarvisTool):
             "success": True,
             "result": yaml_util.dump([_live(hass, state) for state in states]),
         }
-        if (value := _one_value(states, llm_context.language)) is not None:
+        if (value := found_phrase(states, llm_context.language)) is not None:
             looked_up[FOUND_FIELD] = value
         return looked_up
 
@@ -336,28 +336,6 @@ def _named_like(
     return near if len(near) <= _MAX_LOOKUPS else []
 
 
-def _one_value(states: Sequence[State], language: str | None) -> FoundPhrase | None:
-    """A lone sensor's number and unit, said in full ("Thermometer
-    Temperatur: 24,1 °C."), which Jarvis says itself: with it in front of
-    it, 0.5B answered "Es ist warm". So is what a lone player plays, to a
-    question that asks it (`_playing`)."""
-    if len(states) != 1:
-        return None
-    state = states[0]
-    if state.domain == "media_player":
-        return _playing(state, language)
-    if state.domain != "sensor":
-        return None
-    if not (unit := state.attributes.get("unit_of_measurement")):
-        return None
-    try:
-        float(state.state)
-    except ValueError:
-        return None
-    value = state.state.replace(".", language_pack(language).decimal_sign)
-    return FoundPhrase(f"{state.name}: {value} {unit}.")
-
-
 def live_lookup(
     hass: HomeAssistant, request: str, assistant: str, language: str | None = None
 ) -> list[LookUp]:
@@ -375,10 +353,12 @@ def live_lookup(
     fits: dict[str, int] = {}
     whole: dict[str, frozenset[str]] = {}
     lists: dict[str, int] = {}
+    kinds: set[str] = set()
     for state in hass.states.async_all():
-        if async_should_expose(hass, assistant, state.entity_id) and (
-            score := len(words.intersection(telling := telling_words(state.name)))
-        ):
+        if not async_should_expose(hass, assistant, state.entity_id):
+            continue
+        kinds.add(state.domain)
+        if score := len(words.intersection(telling := telling_words(state.name))):
             fits[state.name] = max(score, fits.get(state.name, 0))
             if all_said(telling, words):
                 whole[state.name] = frozenset(telling)
@@ -430,7 +410,10 @@ def live_lookup(
         ] or sensors
         if 0 < len(sensors) <= _MAX_LOOKUPS:
             return [(LIVE_CONTEXT, {"name": name}) for name in sensors]
-        return []
+        # Nothing named, a state asked: the kinds of device that have it ("is
+        # anything unlocked?": 0.5B looked up the living room).
+        asked_kinds = [kind for kind in kinds_asked(asked, language) if kind in kinds]
+        return [(LIVE_CONTEXT, {"domain": asked_kinds})] if asked_kinds else []
     best = max(fits.values())
     named = sorted(name for name, score in fits.items() if score == best)
     if len(named) > _MAX_LOOKUPS:
@@ -557,20 +540,3 @@ def home_api(hass: HomeAssistant, api_ids: Sequence[str]) -> llm.API | list[str]
     return HomeAPI(
         hass=hass, id="|".join(api_ids), name="Jarvis home", api_ids=list(api_ids)
     )
-
-
-def _playing(state: State, language: str | None) -> FoundPhrase | None:
-    """A player's title and artist, and whether it plays or is paused, where
-    the user's question asks what it plays (or whether it plays): with them
-    in front of it, 0.5B answered "¿qué suena en la televisión?" with "La
-    televisión está en la noche."."""
-    title = state.attributes.get("media_title")
-    pack = language_pack(language)
-    if not title or not mentions(user_text(), pack.media_asks):
-        return None
-    if artist := state.attributes.get("media_artist"):
-        title = f"{title}, {artist}"
-    name = state.name
-    if said := pack.state_words.get(state.state):
-        name = f"{name} ({said[0]})"
-    return FoundPhrase(f"{name}: {title}.")

@@ -58,6 +58,9 @@ class Language:
     # and a list with nothing to do.
     list_items: str
     list_empty: str
+    # A question's state that none of the devices looked up is in, with
+    # {state}: "Nothing is unlocked."
+    none_in_state: str
     # Verbs that name what kind of device a command is for, by entity domain:
     # "open" is for a cover or valve, not a light that shares its name.
     verb_domains: Mapping[str, tuple[str, ...]]

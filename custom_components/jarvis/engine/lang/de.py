@@ -76,6 +76,7 @@ LANGUAGE = Language(
     hold_changed="{names} hat sich inzwischen geändert.",
     list_items="Auf {list} steht: {items}.",
     list_empty="Auf {list} steht nichts.",
+    none_in_state="Nichts ist {state}.",
     verb_domains={
         "cover": words(
             "öffne, öffnen, schließe, schließen, mach auf, mach zu, hochfahren, runterfahren, auf, zu"

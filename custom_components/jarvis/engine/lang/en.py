@@ -76,6 +76,7 @@ LANGUAGE = Language(
     hold_changed="{names} changed in the meantime.",
     list_items="On {list}: {items}.",
     list_empty="There is nothing on {list}.",
+    none_in_state="Nothing is {state}.",
     verb_domains={
         "cover": words("open, close, raise, lower, shut"),
         "valve": words("open, close, shut"),

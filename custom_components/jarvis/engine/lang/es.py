@@ -76,6 +76,7 @@ LANGUAGE = Language(
     hold_changed="{names} ha cambiado mientras tanto.",
     list_items="En {list} hay: {items}.",
     list_empty="No hay nada en {list}.",
+    none_in_state="Nada está {state}.",
     verb_domains={
         "cover": words("abre, abrir, cierra, cerrar, sube, baja"),
         "valve": words("abre, abrir, cierra, cerrar"),

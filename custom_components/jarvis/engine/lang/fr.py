@@ -76,6 +76,7 @@ LANGUAGE = Language(
     hold_changed="{names} a changé entre-temps.",
     list_items="Sur {list} : {items}.",
     list_empty="Il n'y a rien sur {list}.",
+    none_in_state="Rien n'est {state}.",
     verb_domains={
         "cover": words("ouvre, ouvrir, ferme, fermer, monte, baisse"),
         "valve": words("ouvre, ouvrir, ferme, fermer"),

@@ -76,6 +76,7 @@ LANGUAGE = Language(
     hold_changed="{names} è cambiato nel frattempo.",
     list_items="In {list} ci sono: {items}.",
     list_empty="In {list} non c'è niente.",
+    none_in_state="Niente è {state}.",
     verb_domains={
         "cover": words("apri, aprire, chiudi, chiudere, alza, abbassa"),
         "valve": words("apri, aprire, chiudi, chiudere"),

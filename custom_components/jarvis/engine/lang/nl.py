@@ -73,6 +73,7 @@ LANGUAGE = Language(
     hold_changed="{names} is intussen veranderd.",
     list_items="Op {list} staat: {items}.",
     list_empty="Er staat niets op {list}.",
+    none_in_state="Niets is {state}.",
     verb_domains={
         "cover": words(
             "open, openen, sluit, sluiten, doe open, doe dicht, omhoog, omlaag"

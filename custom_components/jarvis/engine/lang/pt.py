@@ -76,6 +76,7 @@ LANGUAGE = Language(
     hold_changed="{names} mudou entretanto.",
     list_items="Em {list} há: {items}.",
     list_empty="Não há nada em {list}.",
+    none_in_state="Nada está {state}.",
     verb_domains={
         "cover": words("abre, abrir, fecha, fechar, sobe, desce"),
         "valve": words("abre, abrir, fecha, fechar"),
