@@ -309,6 +309,35 @@ def test_a_call_the_words_do_not_fit_is_the_tool_their_verbs_name() -> None:
     assert fitting_tool(turn_off, speaker, media_tools, pausing) is turn_off
 
 
+def test_a_call_fits_by_its_own_verbs_not_those_of_its_kind() -> None:
+    """0.5B wrote "turn up the volume in the kitchen" as HassMediaPlayerMute
+    with a volume level, and the kitchen was muted: "volume" is a word of
+    every player's tool, "mute" the mute tool's own."""
+    name: JsonObject = {"name": {"type": "string"}}
+    level: JsonObject = {"volume_level": {"type": "integer"}}
+
+    def media(tool: str, description: str, more: JsonObject) -> ToolSpec:
+        required = list(more)
+        properties = name | more
+        return ToolSpec(
+            tool,
+            description,
+            {"type": "object", "properties": properties, "required": required},
+        )
+
+    mute = media("HassMediaPlayerMute", "Mutes a media player", {})
+    volume = media("HassSetVolume", "Sets the volume of a media player", level)
+    pause = media("HassMediaPause", "Pauses a media player", {})
+    offered = [mute, volume, pause]
+    loud = {"name": "Kitchen", "volume_level": 100}
+    assert (
+        fitting_tool(mute, loud, offered, "turn up the volume in the kitchen") is volume
+    )
+    assert fitting_tool(mute, loud, offered, "mute the kitchen") is mute
+    # A tool whose name shares all its verbs with another's fits by them all.
+    assert fitting_tool(volume, loud, offered, "volume up in the kitchen") is volume
+
+
 def test_a_choice_copied_from_the_tool_section_does_not_keep_the_wrong_tool() -> None:
     """0.5B wrote "schalte den Lautsprecher in der Küche stumm" as HassTurnOff
     with the mute tool's device classes as listed ("receiver/speaker/tv"),

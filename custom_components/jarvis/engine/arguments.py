@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from .lang import every
-from .router import core_tools, request_fit, verb_fit
+from .router import core_tools, own_verb_fit, request_fit, verb_fit
 from .text import any_of
 from .textproto import repair_arguments, validate_arguments
 from .types import JsonObject, ToolSpec
@@ -194,10 +194,13 @@ def _by_verbs(
 ) -> ToolSpec | None:
     """The other tool the request's household verbs name, for a call of a
     tool that no word of the request fits, if it takes the call's arguments
-    as they are: 0.5B wrote "silencia el altavoz" as HassTurnOff. Never one
-    of the on/off and state tools, whose words are nouns too ("the back door
-    lock needs to be unlocked" is no lock)."""
-    if request_fit(tool, request):
+    as they are: 0.5B wrote "silencia el altavoz" as HassTurnOff. A tool
+    with verbs of its own fits only by those: 0.5B wrote "turn up the volume
+    in the kitchen" as HassMediaPlayerMute, and "volume" is a word of every
+    player's tool. Never one of the on/off and state tools, whose words are
+    nouns too ("the back door lock needs to be unlocked" is no lock)."""
+    own = own_verb_fit(tool, request, others)
+    if own if own is not None else request_fit(tool, request):
         return None
     core = core_tools(others)
     return _best(

@@ -202,16 +202,22 @@ def _topic_of(tool: ToolSpec) -> str:
     return tool.name.lower().replace("_", "")
 
 
-def _lexicon_score(tool: ToolSpec, words: Sequence[str]) -> int:
-    """Three for each request word the lexicon has for the tool's topic."""
+def _topics(tool: ToolSpec) -> list[str]:
+    """The lexicon's topics in the tool's name; the longest where one holds
+    another: "unmute", not "mute" in it."""
     name = _topic_of(tool)
-    score = 0
     topics = [topic for topic in _LEXICON if topic in name]
-    for topic in topics:
-        # The longest topic in the name counts: "unmute", not "mute" in it.
-        if not any(topic in other and topic != other for other in topics):
-            score += 3 * sum(1 for word in words if word in _LEXICON[topic])
-    return score
+    return [t for t in topics if not any(t in other and t != other for other in topics)]
+
+
+def _lexicon_score(
+    tool: ToolSpec, words: Sequence[str], topics: Iterable[str] | None = None
+) -> int:
+    """Three for each request word the lexicon has for the tool's topics."""
+    return sum(
+        3 * sum(1 for word in words if word in _LEXICON[topic])
+        for topic in (_topics(tool) if topics is None else topics)
+    )
 
 
 def score_tool(tool: ToolSpec, words: Sequence[str]) -> int:
@@ -231,6 +237,18 @@ def verb_fit(tool: ToolSpec, request: str) -> int:
     """How well a tool fits a request's household verbs, leaving out the
     words its name and description share with the request."""
     return _lexicon_score(tool, _words(request))
+
+
+def own_verb_fit(
+    tool: ToolSpec, request: str, others: Iterable[ToolSpec]
+) -> int | None:
+    """How well a tool fits a request's household verbs by the topics of its
+    name that no other tool's name has: "mute" of HassMediaPlayerMute, not
+    the "media" every player's tool has ("volume" is a media word). None
+    where it has no such topic."""
+    shared = {topic for other in others for topic in _topics(other)}
+    own = [topic for topic in _topics(tool) if topic not in shared]
+    return _lexicon_score(tool, _words(request), own) if own else None
 
 
 class ToolRouter:
