@@ -336,6 +336,16 @@ def test_a_call_fits_by_its_own_verbs_not_those_of_its_kind() -> None:
     assert fitting_tool(mute, loud, offered, "mute the kitchen") is mute
     # A tool whose name shares all its verbs with another's fits by them all.
     assert fitting_tool(volume, loud, offered, "volume up in the kitchen") is volume
+    # A state tool fits by any of its words: a look-up stays one.
+    look_up = ToolSpec(
+        "GetLiveContext",
+        "The current state of devices, e.g. 'Is the light on?'",
+        {"type": "object", "properties": name},
+    )
+    dim = ToolSpec("HassLightSet", LIGHT_SET.description, LIGHT_SET.parameters)
+    temperature = {"name": "Bedroom Temperature"}
+    both = "dim the bed light to 30% and tell me the bedroom temperature"
+    assert fitting_tool(look_up, temperature, [look_up, dim], both) is look_up
 
 
 def test_a_choice_copied_from_the_tool_section_does_not_keep_the_wrong_tool() -> None:

@@ -197,12 +197,13 @@ def _by_verbs(
     as they are: 0.5B wrote "silencia el altavoz" as HassTurnOff. A tool
     with verbs of its own fits only by those: 0.5B wrote "turn up the volume
     in the kitchen" as HassMediaPlayerMute, and "volume" is a word of every
-    player's tool. Never one of the on/off and state tools, whose words are
-    nouns too ("the back door lock needs to be unlocked" is no lock)."""
-    own = own_verb_fit(tool, request, others)
+    player's tool. The on/off and state tools fit by any of their words, and
+    none is chosen: their words are nouns too ("the back door lock needs to
+    be unlocked" is no lock; "tell me the bedroom temperature" no dimming)."""
+    core = core_tools([*others, tool])
+    own = None if tool in core else own_verb_fit(tool, request, others)
     if own if own is not None else request_fit(tool, request):
         return None
-    core = core_tools(others)
     return _best(
         [
             (verb_fit(other, request), other)
