@@ -1172,3 +1172,52 @@ def test_the_answer_instruction_names_the_users_language(
     """Small models answered a Spanish question in English when asked for
     "the user's language"."""
     assert named in in_language(ANSWER_INSTRUCTION, language)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "language", "spoken"),
+    [
+        (
+            "lock the front door",
+            "en",
+            "Sorry, I don't know a device called front door.",
+        ),
+        (
+            "schließ die front door ab",
+            "de",
+            "Entschuldigung, ich kenne kein Gerät namens front door.",
+        ),
+        # No action said: no device was asked for either.
+        ("front door", "en", NOT_UNDERSTOOD["en"]),
+    ],
+)
+async def test_a_name_no_device_has_is_said_when_the_model_cannot_say_why(
+    client: LLMClient,
+    scripted_llm: ScriptedLLMServer,
+    request_text: str,
+    language: str,
+    spoken: str,
+) -> None:
+    """0.5B tried HassTurnOn and HassTurnOff on "front door" (a lock not
+    exposed), then wrote junk when asked what happened: Jarvis says which
+    name it does not know, as HA's own matcher does."""
+    on = {"name": "HassTurnOn", "arguments": {"name": "front door"}}
+    off = {"name": "HassTurnOff", "arguments": {"name": "front door"}}
+    scripted_llm.script(
+        Reply(content=json.dumps(on)),
+        Reply(content=json.dumps(off)),
+        Reply(content="{}"),
+    )
+
+    async def no_such_device(args: JsonObject) -> JsonObject:
+        return {"error": NO_MATCH, "error_text": f"No device named {args['name']}."}
+
+    result = await run_loop(
+        client,
+        LocalStepHost({"HassTurnOn": no_such_device, "HassTurnOff": no_such_device}),
+        model="qwen2.5-coder:0.5b",
+        history=[Message("user", request_text)],
+        tools=[*TOOLS, replace(TOOLS[0], name="HassTurnOff")],
+        language=language,
+    )
+    assert result.text == spoken

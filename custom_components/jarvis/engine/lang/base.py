@@ -61,6 +61,9 @@ class Language:
     # A question's state that none of the devices looked up is in, with
     # {state}: "Nothing is unlocked."
     none_in_state: str
+    # A name the user said that no device has, with {name}: the fallback
+    # when the model cannot say why every call failed.
+    unknown_device: str
     # Verbs that name what kind of device a command is for, by entity domain:
     # "open" is for a cover or valve, not a light that shares its name.
     verb_domains: Mapping[str, tuple[str, ...]]

@@ -77,6 +77,7 @@ LANGUAGE = Language(
     list_items="Auf {list} steht: {items}.",
     list_empty="Auf {list} steht nichts.",
     none_in_state="Nichts ist {state}.",
+    unknown_device="Entschuldigung, ich kenne kein Gerät namens {name}.",
     verb_domains={
         "cover": words(
             "öffne, öffnen, schließe, schließen, mach auf, mach zu, hochfahren, runterfahren, auf, zu"
@@ -188,10 +189,15 @@ LANGUAGE = Language(
     common_words=words("der, die, das, ist, mein, meine, wie, was, wer, und"),
     stopwords=words("der, die, das, und, bitte"),
     tool_topics={
-        "turnon": words("an, ein, einschalten, anschalten, öffne, öffnen, auf"),
+        # As in English, a lock is locked by "turn on" and unlocked by "turn off".
+        "turnon": words(
+            "an, ein, einschalten, anschalten, öffne, öffnen, auf, abschließen, "
+            "verriegle, verriegeln, sperr, sperre, zusperren"
+        ),
         "turnoff": words(
-            "aus, ausschalten, abschalten, schließe, schließen, zu, unscharf, "
-            "deaktiviere, deaktivieren"
+            "aus, ausschalten, abschalten, schließ, schließe, schließen, zu, "
+            "unscharf, deaktiviere, deaktivieren, aufschließen, entriegle, "
+            "entriegeln, aufsperren"
         ),
         "lightset": words("dimme, dimmen, helligkeit, prozent, farbe"),
         "setposition": words(

@@ -77,6 +77,7 @@ LANGUAGE = Language(
     list_items="On {list}: {items}.",
     list_empty="There is nothing on {list}.",
     none_in_state="Nothing is {state}.",
+    unknown_device="Sorry, I don't know a device called {name}.",
     verb_domains={
         "cover": words("open, close, raise, lower, shut"),
         "valve": words("open, close, shut"),

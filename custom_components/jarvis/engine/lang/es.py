@@ -77,6 +77,7 @@ LANGUAGE = Language(
     list_items="En {list} hay: {items}.",
     list_empty="No hay nada en {list}.",
     none_in_state="Nada está {state}.",
+    unknown_device="Lo siento, no conozco ningún dispositivo llamado {name}.",
     verb_domains={
         "cover": words("abre, abrir, cierra, cerrar, sube, baja"),
         "valve": words("abre, abrir, cierra, cerrar"),

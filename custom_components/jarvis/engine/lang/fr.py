@@ -77,6 +77,7 @@ LANGUAGE = Language(
     list_items="Sur {list} : {items}.",
     list_empty="Il n'y a rien sur {list}.",
     none_in_state="Rien n'est {state}.",
+    unknown_device="Désolé, je ne connais aucun appareil nommé {name}.",
     verb_domains={
         "cover": words("ouvre, ouvrir, ferme, fermer, monte, baisse"),
         "valve": words("ouvre, ouvrir, ferme, fermer"),

@@ -77,6 +77,7 @@ LANGUAGE = Language(
     list_items="In {list} ci sono: {items}.",
     list_empty="In {list} non c'è niente.",
     none_in_state="Niente è {state}.",
+    unknown_device="Scusa, non conosco nessun dispositivo chiamato {name}.",
     verb_domains={
         "cover": words("apri, aprire, chiudi, chiudere, alza, abbassa"),
         "valve": words("apri, aprire, chiudi, chiudere"),

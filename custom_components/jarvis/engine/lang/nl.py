@@ -74,6 +74,7 @@ LANGUAGE = Language(
     list_items="Op {list} staat: {items}.",
     list_empty="Er staat niets op {list}.",
     none_in_state="Niets is {state}.",
+    unknown_device="Sorry, ik ken geen apparaat met de naam {name}.",
     verb_domains={
         "cover": words(
             "open, openen, sluit, sluiten, doe open, doe dicht, omhoog, omlaag"

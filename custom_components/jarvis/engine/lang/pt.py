@@ -77,6 +77,7 @@ LANGUAGE = Language(
     list_items="Em {list} há: {items}.",
     list_empty="Não há nada em {list}.",
     none_in_state="Nada está {state}.",
+    unknown_device="Desculpe, não conheço nenhum dispositivo chamado {name}.",
     verb_domains={
         "cover": words("abre, abrir, fecha, fechar, sobe, desce"),
         "valve": words("abre, abrir, fecha, fechar"),

@@ -5,9 +5,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..phrases import DID_FIELD, FOUND_FIELD, DidPhrase, FoundPhrase
-from ..results import failed, miscalled
-from ..router import asked_part, command_parts, joins_commands
+from ..phrases import (
+    DID_FIELD,
+    DONE,
+    FOUND_FIELD,
+    NOT_UNDERSTOOD,
+    OR,
+    UNKNOWN_DEVICE,
+    DidPhrase,
+    FoundPhrase,
+    listed,
+    phrase,
+)
+from ..results import REPEATED_CALL, failed, miscalled, took_words_for_a_device
+from ..router import asked_part, asks_an_action, command_parts, joins_commands
 from ..text import telling_words
 from .records import ToolCallRecord
 
@@ -82,3 +93,29 @@ def part_left(
     # Where no part names what was done, the names tell nothing ("the
     # kettle", done as Wasserkocher): the model's reply stands.
     return left[0] if left and len(left) < len(parts) else None
+
+
+def fallback_text(
+    calls: Sequence[ToolCallRecord], request: str, language: str | None
+) -> str:
+    """What to say when the model cannot: "Done." only if every call worked;
+    the names the user said that no device has, if the request says an
+    action and every call failed on one of them ("lock the front door", with
+    no Front Door exposed); else that Jarvis did not understand."""
+    if calls and not any(failed(record.result) for record in calls):
+        return phrase(DONE, language)
+    if not asks_an_action(request):
+        return phrase(NOT_UNDERSTOOD, language)
+    unknown = {
+        str(record.arguments["name"])
+        for record in calls
+        if took_words_for_a_device(record.result, record.arguments, request)
+    }
+    if unknown and all(
+        took_words_for_a_device(record.result, record.arguments, request)
+        or record.result.get("error") == REPEATED_CALL
+        for record in calls
+    ):
+        names = listed(sorted(unknown), language, OR)
+        return phrase(UNKNOWN_DEVICE, language).format(name=names)
+    return phrase(NOT_UNDERSTOOD, language)

@@ -13,7 +13,6 @@ from ..memory import MEMORY_TOOLS
 from ..output import sentences
 from ..phrases import (
     DID_FIELD,
-    DONE,
     NOT_UNDERSTOOD,
     DidPhrase,
     did_reply,
@@ -46,7 +45,7 @@ from ..textproto import (
     validate_arguments,
 )
 from ..types import JsonObject, Message, ToolCall, ToolSpec
-from .done import can_say_done, done_calls, found, part_left
+from .done import can_say_done, done_calls, fallback_text, found, part_left
 from .host import Delta, StepHost, ToolCallDelta, call_step, say_text
 from .instructions import (
     ANSWER_INSTRUCTION,
@@ -460,14 +459,13 @@ class Turn:
         )
         await host.run_step(step.deltas())
         if step.outcome == "junk":
-            await host.run_step(say(self._fallback_text(), self))
+            await host.run_step(
+                say(
+                    fallback_text(self.result.tool_calls, self.request, self.language),
+                    self,
+                )
+            )
         self.result.ended = ended if step.outcome != "llm_error" else "llm_error"
-
-    def _fallback_text(self) -> str:
-        """What to say when the model cannot: "Done." only if every call worked."""
-        calls = self.result.tool_calls
-        succeeded = bool(calls) and not any(failed(record.result) for record in calls)
-        return phrase(DONE if succeeded else NOT_UNDERSTOOD, self.language)
 
     async def check_call(self, name: str, args: JsonObject) -> ToolCallDelta:
         """Turn a call the model made into a delta, answering bad calls with errors."""
