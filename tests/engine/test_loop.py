@@ -1175,34 +1175,45 @@ def test_the_answer_instruction_names_the_users_language(
 
 
 @pytest.mark.parametrize(
-    ("request_text", "language", "spoken"),
+    ("request_text", "language", "called", "spoken"),
     [
         (
             "lock the front door",
             "en",
+            "front door",
             "Sorry, I don't know a device called front door.",
         ),
         (
             "schließ die front door ab",
             "de",
+            "front door",
             "Entschuldigung, ich kenne kein Gerät namens front door.",
         ),
+        # The name written as an entity id is the user's words too.
+        (
+            "lock the front door",
+            "en",
+            "front_door",
+            "Sorry, I don't know a device called front_door.",
+        ),
         # No action said: no device was asked for either.
-        ("front door", "en", NOT_UNDERSTOOD["en"]),
+        ("front door", "en", "front door", NOT_UNDERSTOOD["en"]),
     ],
 )
 async def test_a_name_no_device_has_is_said_when_the_model_cannot_say_why(
     client: LLMClient,
     scripted_llm: ScriptedLLMServer,
+    *,
     request_text: str,
     language: str,
+    called: str,
     spoken: str,
 ) -> None:
     """0.5B tried HassTurnOn and HassTurnOff on "front door" (a lock not
     exposed), then wrote junk when asked what happened: Jarvis says which
     name it does not know, as HA's own matcher does."""
-    on = {"name": "HassTurnOn", "arguments": {"name": "front door"}}
-    off = {"name": "HassTurnOff", "arguments": {"name": "front door"}}
+    on = {"name": "HassTurnOn", "arguments": {"name": called}}
+    off = {"name": "HassTurnOff", "arguments": {"name": called}}
     scripted_llm.script(
         Reply(content=json.dumps(on)),
         Reply(content=json.dumps(off)),

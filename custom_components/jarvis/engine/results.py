@@ -44,7 +44,8 @@ def took_words_for_a_device(
     "Anna" of "say hello to my friend Anna". Not the example call's "...",
     which the model copies when it has nothing to call."""
     name = arguments.get("name")
-    named = lower_words(name) if isinstance(name, str) else []
+    # "porch_light" is "porch light", as an entity id writes it.
+    named = lower_words(name.replace("_", " ")) if isinstance(name, str) else []
     return (
         result.get("error") == NO_MATCH
         and bool(named)
