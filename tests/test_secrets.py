@@ -62,7 +62,10 @@ async def test_a_secret_leaves_jarvis_only_redacted(
         Reply(tool_calls=[("HassTurnOn", {"name": said})]),
         Reply(content=f"I could not find {said}."),
     )
-    await process(hass, agent, said)
+    # A question: its failed call on no device is dropped and the model asked
+    # for words, which carry the secret too (a statement would get Jarvis's
+    # apology at once).
+    await process(hass, agent, f"{said}, right?")
     assert len(scripted_llm.chat_requests) == 2
 
     # Logs: Jarvis's own, and Home Assistant's chat log of Jarvis's turn (the
