@@ -560,6 +560,42 @@ async def test_a_first_request_that_fits_several_devices_is_asked_about(
     assert hass.states.get(KITCHEN).state == "off"
 
 
+@pytest.mark.parametrize(
+    ("picked", "question"),
+    [
+        ("Office RGBW Lights", None),
+        (
+            "Kitchen Lights",
+            "Which one do you mean: Kitchen Lights or Office RGBW Lights?",
+        ),
+    ],
+)
+async def test_the_device_sharing_most_of_the_words_is_the_one_asked_about(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    picked: str,
+    question: str | None,
+) -> None:
+    """ "turn off the lights in the office", where the Office area held no
+    device, was asked with all six lights listed, Office RGBW Lights among
+    them: the light whose name shares the most of the request's words is the
+    one meant, and the one the call picked is asked about beside it."""
+    await setup_home(hass)
+    await hass.services.async_call(
+        "light", "turn_on", {"entity_id": "light.kitchen_lights"}, blocking=True
+    )
+    await setup_jarvis(hass, scripted_llm)
+    call = ("HassTurnOff", {"name": picked})
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+
+    response = await converse(hass, "conversation.jarvis", "turn off the office lights")
+
+    assert (speech(response) == question) is (question is not None)
+    office_off = hass.states.get("light.office_rgbw_lights").state == "off"
+    assert office_off is (question is None)
+    assert hass.states.get("light.kitchen_lights").state == "on"
+
+
 async def test_a_call_that_would_do_nothing_to_the_kind_it_reaches_is_refused(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

@@ -311,9 +311,12 @@ def vague_target(
 ) -> Answer | None:
     """Which device is meant, asked where a call picks one device the
     request does not name (in full, by area or floor, or by being where the
-    satellite is) of several its words fit: 0.5B took "turn on the light"
-    as Kitchen Lights. None where its words fit one or none (a name in
-    another language), or the call acts on several ("all the lights")."""
+    satellite is) of several its words fit as well: 0.5B took "turn on the
+    light" as Kitchen Lights. The devices that share the most of its words
+    are asked about, with the one picked: "the office lights" are Office
+    RGBW Lights, not any light, where no area holds them. None where its
+    words fit only the one picked, or none (a name in another language), or
+    the call acts on several ("all the lights")."""
     if len(states) != 1:
         return None
     (state,) = states
@@ -325,21 +328,33 @@ def vague_target(
         satellite_area and entity_area(hass, state.entity_id) == satellite_area
     ):
         return None
-    fitting = [
-        other
+    fits = {
+        other.entity_id: (other, _words_fitting(other.name, said))
         for other in intent.async_match_targets(
             hass,
             intent.MatchTargetsConstraints(domains={state.domain}, assistant=assistant),
         ).states
-        if any(
+    }
+    best = max((score for _, score in fits.values()), default=0)
+    meant = [other for other, score in fits.values() if best and score == best]
+    if state.entity_id not in {other.entity_id for other in meant}:
+        meant.append(state)
+    return _which(meant, language) if len(meant) > 1 else None
+
+
+def _words_fitting(name: str, said: set[str]) -> int:
+    """How many of the words said fit a word of the name, or end it
+    ("Lampe" of "Stehlampe")."""
+    return sum(
+        1
+        for word in said
+        if len(word) > 2
+        and any(
             name_word == word
             or (len(word) >= _COMPOUND_END and name_word.endswith(word))
-            for name_word in folded_words(other.name)
-            for word in said
-            if len(word) > 2
+            for name_word in folded_words(name)
         )
-    ]
-    return _which(fitting, language) if len(fitting) > 1 else None
+    )
 
 
 def named_instead(
