@@ -1194,7 +1194,7 @@ def test_the_answer_instruction_names_the_users_language(
             "lock the front door",
             "en",
             "front_door",
-            "Sorry, I don't know a device called front_door.",
+            "Sorry, I don't know a device called front door.",
         ),
         # No action said: no device was asked for either.
         ("front door", "en", "front door", NOT_UNDERSTOOD["en"]),

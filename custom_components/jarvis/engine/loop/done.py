@@ -107,7 +107,8 @@ def fallback_text(
     if not asks_an_action(request):
         return phrase(NOT_UNDERSTOOD, language)
     unknown = {
-        str(record.arguments["name"])
+        # Said as words: "porch_light" is the model's entity-id way.
+        str(record.arguments["name"]).replace("_", " ")
         for record in calls
         if took_words_for_a_device(record.result, record.arguments, request)
     }
