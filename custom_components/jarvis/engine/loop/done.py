@@ -106,17 +106,16 @@ def fallback_text(
         return phrase(DONE, language)
     if not asks_an_action(request):
         return phrase(NOT_UNDERSTOOD, language)
-    unknown = {
-        # Said as words: "porch_light" is the model's entity-id way.
-        str(record.arguments["name"]).replace("_", " ")
+    named = [
+        record
         for record in calls
         if took_words_for_a_device(record.result, record.arguments, request)
-    }
-    if unknown and all(
-        took_words_for_a_device(record.result, record.arguments, request)
-        or record.result.get("error") == REPEATED_CALL
-        for record in calls
-    ):
-        names = listed(sorted(unknown), language, OR)
-        return phrase(UNKNOWN_DEVICE, language).format(name=names)
-    return phrase(NOT_UNDERSTOOD, language)
+    ]
+    if not named or len(named) + sum(
+        record.result.get("error") == REPEATED_CALL for record in calls
+    ) < len(calls):
+        return phrase(NOT_UNDERSTOOD, language)
+    # Said as words: "porch_light" is the model's entity-id way.
+    unknown = {str(record.arguments["name"]).replace("_", " ") for record in named}
+    names = listed(sorted(unknown), language, OR)
+    return phrase(UNKNOWN_DEVICE, language).format(name=names)
