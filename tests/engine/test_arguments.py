@@ -10,6 +10,7 @@ from custom_components.jarvis.engine.arguments import (
     backed_by_request,
     fitting_tool,
     said_numbers,
+    with_said_step,
 )
 from custom_components.jarvis.engine.llm.base import LLMClient
 from custom_components.jarvis.engine.loop import LocalStepHost
@@ -346,6 +347,124 @@ def test_a_call_fits_by_its_own_verbs_not_those_of_its_kind() -> None:
     temperature = {"name": "Bedroom Temperature"}
     both = "dim the bed light to 30% and tell me the bedroom temperature"
     assert fitting_tool(look_up, temperature, [look_up, dim], both) is look_up
+
+
+STEP: JsonObject = {
+    "anyOf": [
+        {"type": "string", "enum": ["down", "up"]},
+        {"type": "integer", "minimum": -100, "maximum": 100},
+    ]
+}
+SET_VOLUME = ToolSpec(
+    "HassSetVolume",
+    "Sets the volume percentage of a media player",
+    {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "volume_level": PERCENT},
+        "required": ["volume_level"],
+    },
+)
+SET_VOLUME_RELATIVE = ToolSpec(
+    "HassSetVolumeRelative",
+    "Increases or decreases the volume of a media player",
+    {
+        "type": "object",
+        "properties": {"volume_step": STEP, "name": {"type": "string"}},
+        "required": ["volume_step"],
+    },
+)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "language", "step"),
+    [
+        ("turn up the volume in the kitchen", "en", "up"),
+        ("turn down the volume in the kitchen", "en", "down"),
+        ("mach die Küche leiser", "de", "down"),
+        ("sube el volumen de la cocina", "es", "up"),
+    ],
+)
+def test_a_level_nobody_said_is_the_step_they_said(
+    request_text: str, language: str, step: str
+) -> None:
+    """0.5B wrote "turn up the volume in the kitchen" as HassSetVolume with
+    "volume_level": 100, and "turn down the volume" with 50: louder than
+    before, maybe. A step said is HA's relative tool's, with that step."""
+    player: JsonObject = {"type": "object", "properties": {"name": {"type": "string"}}}
+    mute = ToolSpec("HassMediaPlayerMute", "Mutes a media player", player)
+    pause = ToolSpec("HassMediaPause", "Pauses a media player", player)
+    offered = [mute, pause, SET_VOLUME, SET_VOLUME_RELATIVE, LIGHT_SET]
+    guessed = {"name": "Kitchen", "volume_level": 100}
+    tool = fitting_tool(SET_VOLUME, guessed, offered, request_text, language)
+    assert tool is SET_VOLUME_RELATIVE
+    # The mute tool with a level is the volume's call (`_by_verbs`), and so
+    # the step's.
+    assert fitting_tool(mute, guessed, offered, request_text, language) is tool
+    assert with_said_step(tool, {"name": "Kitchen"}, request_text, language) == {
+        "name": "Kitchen",
+        "volume_step": step,
+    }
+
+
+def test_a_level_said_or_no_step_said_keeps_the_level() -> None:
+    offered = [SET_VOLUME, SET_VOLUME_RELATIVE]
+    guessed = {"name": "Kitchen", "volume_level": 100}
+    said = "turn the volume down to 50"
+    assert fitting_tool(SET_VOLUME, guessed, offered, said) is SET_VOLUME
+    full = "set the kitchen volume to full"
+    assert fitting_tool(SET_VOLUME, guessed, offered, full) is SET_VOLUME
+    # Without the relative tool on offer, the call stays as it is.
+    up = "turn up the volume in the kitchen"
+    assert fitting_tool(SET_VOLUME, guessed, [SET_VOLUME], up) is SET_VOLUME
+
+
+def test_a_step_is_the_one_said_unless_a_number_said_fills_it() -> None:
+    """The relative tool's step the model wrote is the user's, not its own
+    guess: a number they said stays, one they did not is their step."""
+    kitchen = {"name": "Kitchen"}
+    tool = SET_VOLUME_RELATIVE
+    guessed = kitchen | {"volume_step": 10}
+    down = "turn the kitchen down"
+    assert with_said_step(tool, guessed, down) == kitchen | {"volume_step": "down"}
+    by_ten = "turn the kitchen up by 10"
+    assert with_said_step(tool, guessed, by_ten) == guessed
+    wrong_way = kitchen | {"volume_step": "up"}
+    assert with_said_step(tool, wrong_way, down) == kitchen | {"volume_step": "down"}
+    # No step said: as written.
+    assert with_said_step(tool, wrong_way, "change the kitchen volume") == wrong_way
+
+
+async def test_the_loop_turns_a_guessed_level_into_the_step_said(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    """The call HA receives for "turn down the volume" steps down."""
+    relative: list[JsonObject] = []
+
+    async def set_volume_relative(args: JsonObject) -> JsonObject:
+        relative.append(args)
+        return {"success": True}
+
+    async def set_volume(args: JsonObject) -> JsonObject:
+        raise AssertionError(f"the volume was set to {args}")
+
+    host = LocalStepHost(
+        {"HassSetVolume": set_volume, "HassSetVolumeRelative": set_volume_relative}
+    )
+    scripted_llm.script(
+        Reply(
+            content='{"name": "HassSetVolume", "arguments": '
+            '{"name": "Living Room", "volume_level": 50}}'
+        ),
+        Reply(content="Done."),
+    )
+    await run_loop(
+        client,
+        host,
+        model="qwen2.5-coder:0.5b",
+        tools=[*TOOLS, SET_VOLUME, SET_VOLUME_RELATIVE],
+        history=[Message("user", "turn down the volume in the living room")],
+    )
+    assert relative == [{"name": "Living Room", "volume_step": "down"}]
 
 
 def test_a_choice_copied_from_the_tool_section_does_not_keep_the_wrong_tool() -> None:

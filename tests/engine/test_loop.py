@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from custom_components.jarvis.engine.cache import ConversationCache
+from custom_components.jarvis.engine.grounding import Device
 from custom_components.jarvis.engine.llm import create_client
 from custom_components.jarvis.engine.llm.base import LLMClient
 from custom_components.jarvis.engine.loop import (
@@ -1051,6 +1052,31 @@ async def test_small_talk_gets_no_tools_with_the_router(
     assert result.llm_calls == 1
     assert not sent_tools(scripted_llm.chat_requests[0])
     assert result.plan == ["reply: small talk"]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "small_talk"),
+    [("How are you today?", True), ("hello, the kitchen is too dark", False)],
+)
+async def test_small_talk_with_more_words_is_small_talk_where_they_point_nowhere(
+    client: LLMClient,
+    scripted_llm: ScriptedLLMServer,
+    request_text: str,
+    small_talk: bool,
+) -> None:
+    """Offered tools, 0.5B answered "How are you today?" with the living
+    room's temperature. Words that point to the home still get tools."""
+    scripted_llm.script(Reply(content="I'm well, thanks."))
+    kitchen = Device(("Kitchen Light",), "light", "off", places=("Kitchen",))
+    result = await ReplyLoop(client, LoopSettings(model="m", tool_router=True)).run(
+        system_prompt="You are Jarvis.",
+        history=[Message("user", request_text)],
+        tools=TOOLS,
+        host=make_host()[0],
+        house=lambda done: [kitchen],
+    )
+    assert (result.plan == ["reply: small talk"]) is small_talk
+    assert bool(sent_tools(scripted_llm.chat_requests[0])) is not small_talk
 
 
 @pytest.mark.parametrize(

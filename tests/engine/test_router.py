@@ -15,6 +15,7 @@ from custom_components.jarvis.engine.router import (
     is_small_talk,
     joins_commands,
     opening_tools,
+    small_talk_rest,
 )
 from custom_components.jarvis.engine.types import ToolSpec
 
@@ -345,3 +346,23 @@ def test_a_word_of_another_language_points_to_no_tool() -> None:
     list."""
     route = ToolRouter().route("baja la puerta del garaje del todo", CATALOGUE)
     assert "HassShoppingListAddItem" not in [tool.name for tool in route.tools]
+
+
+@pytest.mark.parametrize(
+    ("text", "rest"),
+    [
+        ("How are you today?", " today?"),
+        ("hey jarvis, how are you doing this morning?", " this morning?"),
+        ("thanks so much for your help", " for your help"),
+        # Questions of their own, and words of a tool: not small talk.
+        ("hi, what time is it?", None),
+        ("thanks, and the weather?", None),
+        ("hello, set a timer for 5 minutes", None),
+        ("hi, remember that my name is Tom", None),
+        ("good morning, it is cold in here", None),
+        # No small talk first.
+        ("I am home", None),
+    ],
+)
+def test_what_follows_small_talk(text: str, rest: str | None) -> None:
+    assert small_talk_rest(text) == rest

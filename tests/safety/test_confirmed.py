@@ -434,6 +434,32 @@ async def test_locks_and_covers_go_the_way_the_request_says_not_the_models(
 
 
 @pytest.mark.usefixtures("house")
+async def test_a_way_of_another_kind_turns_nothing(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B wrote "lock all the doors" (no lock exposed) as HassTurnOn for
+    "door", and Jarvis asked "Shall I open Garage Door?". A lock's way said
+    of a cover, or a door's of a lock, turns neither, and Jarvis says so."""
+    agent = await _agent(hass, scripted_llm, fast=False)
+    before = _house_states(hass)
+    for request, target, said in (
+        ("lock the garage door opener", "Garage Door Opener", "lock"),
+        ("open the front door", "Front Door", "open"),
+    ):
+        scripted_llm.script(Reply(tool_calls=[("HassTurnOn", {"name": target})]))
+        response = await ask(hass, agent, request)
+        assert speech(response) == f"Sorry, I can't {said} {target}."
+        assert _house_states(hass) == before
+    # One command says only its own way; two may say each other's.
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOn", {"name": "Garage Door Opener"})]),
+        Reply(content="Done."),
+    )
+    both = await ask(hass, agent, "lock the front door and open the garage door")
+    assert speech(both) == "Shall I open Garage Door Opener?"
+
+
+@pytest.mark.usefixtures("house")
 async def test_a_kind_that_is_no_domain_does_not_hide_the_doors(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

@@ -744,6 +744,53 @@ async def test_a_call_for_another_state_says_the_state_it_found(
     assert speech(response) == "Done, I resumed Walkman."
 
 
+@pytest.mark.parametrize(
+    ("request_text", "step", "language", "said"),
+    [
+        ("turn up the walkman", "up", "en", "Done, I turned up the volume of Walkman."),
+        (
+            "stell den Walkman leiser",
+            "down",
+            "de",
+            "Erledigt, ich habe Walkman leiser gestellt.",
+        ),
+    ],
+)
+async def test_a_volume_step_is_said_in_jarvis_s_words(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    request_text: str,
+    step: str,
+    language: str,
+    said: str,
+) -> None:
+    """HA's relative volume intent turns the player itself, with no service
+    call Jarvis sees: the step it took is said without a model's summary
+    (0.5B's made up "increased by 10%")."""
+    agent_id = (await agents(hass, scripted_llm))["Assist only"]
+    walkman = "media_player.walkman"
+    await hass.services.async_call(
+        "media_player",
+        "volume_set",
+        {"entity_id": walkman, "volume_level": 0.5},
+        blocking=True,
+    )
+    before = hass.states.get(walkman).attributes["volume_level"]
+    scripted_llm.script(
+        Reply(
+            tool_calls=[
+                ("HassSetVolumeRelative", {"name": "Walkman", "volume_step": step})
+            ]
+        )
+    )
+    response = await converse(hass, agent_id, request_text, language=language)
+
+    after = hass.states.get(walkman).attributes["volume_level"]
+    assert (after > before) is (step == "up")
+    assert speech(response) == said
+    assert len(scripted_llm.chat_requests) == 1
+
+
 async def test_intent_tools_follow_the_guarded_kinds(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 import re
 from typing import Any
 
-from .lang import every
+from .lang import every, way_said
 from .router import core_tools, own_verb_fit, request_fit, verb_fit
 from .text import any_of
 from .textproto import repair_arguments, validate_arguments
@@ -126,18 +126,100 @@ def _said_level(request: str, args: JsonObject) -> float | None:
     return said[0]
 
 
+# The relative steps HA's tools take by name (HassSetVolumeRelative's
+# "volume_step"), which the request's words say (`lang.way_said`).
+_STEPS = ("up", "down")
+
+
 def fitting_tool(
-    tool: ToolSpec, args: JsonObject, offered: Iterable[ToolSpec], request: str
+    tool: ToolSpec,
+    args: JsonObject,
+    offered: Iterable[ToolSpec],
+    request: str,
+    language: str | None = None,
 ) -> ToolSpec:
     """The offered tool a call was meant for: the one called, unless its
     arguments (`_by_arguments`) or the request's verbs (`_by_verbs`) say
-    which other one."""
+    which other one, and then the one that takes a step the request says
+    instead of a level (`_by_step`)."""
+    offered = list(offered)
     others = [other for other in offered if other.name != tool.name]
-    return (
+    fitted = (
         _by_arguments(tool, args, others, request)
         or _by_verbs(tool, args, others, request)
         or tool
     )
+    # A mute call was the volume's by its verbs, and the volume's level
+    # was a guess: "turn up the volume" is a step up.
+    others = [other for other in offered if other.name != fitted.name]
+    return _by_step(fitted, args, others, request, language) or fitted
+
+
+def _step_arguments(tool: ToolSpec) -> list[str]:
+    """The arguments of a tool that take a step by name ("up", "down")."""
+    properties: Mapping[str, Any] = tool.parameters.get("properties") or {}
+    return [
+        name
+        for name, schema in properties.items()
+        if any(
+            set(option.get("enum") or ()) == set(_STEPS)
+            for option in schema.get("anyOf") or [schema]
+        )
+    ]
+
+
+def _by_step(
+    tool: ToolSpec,
+    args: JsonObject,
+    others: list[ToolSpec],
+    request: str,
+    language: str | None,
+) -> ToolSpec | None:
+    """The tool that takes a step ("up", "down"), for a call that sets a
+    level the request never says where it says a step: 0.5B wrote "turn up
+    the volume in the kitchen" as HassSetVolume with "volume_level": 100,
+    and "turn down the volume" with 50, which may be louder than before."""
+    properties: Mapping[str, Any] = tool.parameters.get("properties") or {}
+    guessed = {
+        name
+        for name in tool.parameters.get("required") or ()
+        if _is_number(properties.get(name) or {})
+    }
+    if (
+        not guessed
+        or said_numbers(request)
+        or way_said(request, language, _STEPS) is None
+    ):
+        return None
+    kept = {name for name in args if name not in guessed}
+
+    def takes(other: ToolSpec) -> int:
+        taken = other.parameters.get("properties") or {}
+        steps = _step_arguments(other)
+        needed = set(other.parameters.get("required") or ()) - set(steps)
+        if not steps or not kept <= taken.keys() or not needed <= kept:
+            return 0
+        return verb_fit(other, request)
+
+    return _best([(takes(other), other) for other in others])
+
+
+def with_said_step(
+    tool: ToolSpec, args: JsonObject, request: str, language: str | None = None
+) -> JsonObject:
+    """A call with the step the request says ("up", "down") in each of the
+    tool's step arguments, unless it holds a number the user said ("turn it
+    up by 10")."""
+    if (step := way_said(request, language, _STEPS)) is None:
+        return args
+    said = said_numbers(request)
+
+    def kept(value: Any) -> bool:
+        return _numbers_in(value) != [] and set(_numbers_in(value)) <= set(said)
+
+    return args | {
+        name: step for name in _step_arguments(tool) if not kept(args.get(name))
+    }
 
 
 def _by_arguments(

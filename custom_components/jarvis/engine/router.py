@@ -61,21 +61,40 @@ _CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 # The persona answers to the wake word's name (persona.py).
 _WAKE_NAMES = "jarvis|nabu|mycroft|alexa"
-_SMALL_TALK_RE = re.compile(
+_SMALL_TALK = (
     rf"^\W*(?:(?:{'|'.join(every(lambda pack: pack.small_talk))}|"
     # Introductions, greeting first or not; a name of one or two words, so
     # "my name is Tom, turn on the lights" is no small talk.
     rf"(?:(?:{any_of(every(lambda pack: pack.greetings))})[\s,!.]+)?"
     rf"(?:{any_of(every(lambda pack: pack.introductions))})\s+\w+(?:\s+\w+)?)"
     rf"(?:[\s,]+(?:{_WAKE_NAMES}|{any_of(every(lambda pack: pack.small_talk_tails))}))*)"
-    r"\W*$",
-    re.IGNORECASE,
 )
+_SMALL_TALK_RE = re.compile(rf"{_SMALL_TALK}\W*$", re.IGNORECASE)
+_SMALL_TALK_OPENING_RE = re.compile(rf"{_SMALL_TALK}(?!\w)", re.IGNORECASE)
 
 
 def is_small_talk(text: str) -> bool:
     """Greetings, thanks and chit-chat: answered without tools or memory."""
     return bool(_SMALL_TALK_RE.match(text.strip()))
+
+
+def small_talk_rest(text: str) -> str | None:
+    """What follows the small talk a request opens with, where the rest may
+    be small talk too: neither a question nor a word of any tool's but the
+    clock's ("today" of "how are you today?", "for your help" of "thanks so
+    much for your help"); None for anything else. Whether the rest points to
+    the home is the caller's to judge."""
+    rest, opened, asked = text.strip(), False, False
+    while (found := _SMALL_TALK_OPENING_RE.match(rest)) is not None:
+        rest, opened = rest[found.end() :], True
+        asked = asked or is_question(found.group())
+    # A question mark is a question's that opened: "how are you today?".
+    if not opened or is_question(rest.rstrip("?!. ") if asked else rest):
+        return None
+    said = _words(rest)
+    if any(word in _LEXICON[topic] for topic in _NOT_SMALL_TALK for word in said):
+        return None
+    return rest
 
 
 _QUESTION_RE = re.compile(
@@ -141,6 +160,8 @@ def command_part(text: str) -> str | None:
 
 # Topics of what the user asks to be told or kept, not done.
 _TELLING_TOPICS = frozenset({"getlivecontext", "datetime", "memory", "search"})
+# Topics whose words a small talk's rest may say: "today", "is".
+_NOT_SMALL_TALK = [t for t in _LEXICON if t not in ("datetime", "getlivecontext")]
 _ACTION_WORDS = frozenset(
     word
     for topic, words in _LEXICON.items()

@@ -33,10 +33,16 @@ from homeassistant.util.json import JsonObjectType
 from ..const import SENSITIVE_KINDS
 from ..engine.digest import in_own_words
 from ..engine.phrases import (
+    CANNOT,
     DID,
     DID_FIELD,
+    FINAL_REPLY,
+    TO_DO,
+    Deed,
     DidPhrase,
+    FinalReply,
     actions,
+    phrase,
 )
 from ..engine.results import WRONG_STATE, WRONG_TOOL
 from ..engine.text import folded_words, mentions
@@ -49,7 +55,7 @@ from .builtin import (
     model_names,
     replace_tools,
 )
-from .deeds import acted_on, deeds, describe, said_level, said_service
+from .deeds import describe, said_level, said_service, with_did_phrase
 from .hub import DATA_TOOLS, JarvisTools
 from .intent_reach import (
     Reach,
@@ -229,8 +235,6 @@ class GuardedIntentTool(WrappingTool):
             )
         ):
             slots, reach = named, reach_of(named)
-        if reach.refused and not reach.targets:
-            return self._refused(reach)
         if self.repair and handler is not None:
             reach = turned_as_said(
                 hass,
@@ -241,6 +245,9 @@ class GuardedIntentTool(WrappingTool):
                 language=language,
                 request=request,
             )
+        if reach.refused and not reach.targets:
+            return self._refused(reach, language)
+        if self.repair and handler is not None:
             tool_input = llm.ToolInput(
                 tool_input.tool_name,
                 {key: slot["value"] for key, slot in slots.items()},
@@ -284,11 +291,23 @@ class GuardedIntentTool(WrappingTool):
             llm_context, describe(acts, calls), calls, run=run, deeds=acts
         )
 
-    def _refused(self, reach: Reach) -> JsonObjectType:
+    def _refused(self, reach: Reach, language: str) -> JsonObjectType:
         """Why nothing ran, and which tools act on what the call reached:
         HA's own error ("Failed to call turn_on for todo.tasks") left 0.5B
         repeating the call."""
-        names = ", ".join(sorted({state.name for state in reach.refused}))
+        refused = sorted({state.name for state in reach.refused})
+        names = ", ".join(refused)
+        if reach.way_elsewhere:
+            kinds = " and ".join(sorted({state.domain for state in reach.refused}))
+            cannot = actions(
+                [Deed(reach.way_elsewhere, tuple(refused))], TO_DO, language
+            )
+            return {
+                "error": WRONG_TOOL,
+                "error_text": f"Nothing was done: {names} is a {kinds} entity, "
+                f"which cannot {reach.way_elsewhere}.",
+                FINAL_REPLY: FinalReply(phrase(CANNOT, language).format(action=cannot)),
+            }
         if reach.acts_when:
             states = ", ".join(sorted({state.state for state in reach.refused}))
             return {
@@ -474,16 +493,12 @@ def _with_did_phrase(
     reached: Iterable[Target],
     language: str,
 ) -> JsonObjectType:
-    """The result, with what it did in words if Jarvis can say that of every
-    entity it acted on (the reply loop may then say it instead of the model)."""
-    if result.get("response_type") != "action_done":
-        return result
+    """The result, with what it did in words (`with_did_phrase`), by the
+    calls of the targets reached."""
     reached = list(reached)
     services = {t.state.entity_id: said_service(t.call) for t in reached}
-    calls = [(entity_id, services.get(entity_id, "")) for entity_id in acted_on(result)]
-    if calls and (acts := deeds(hass, calls, said_level(t.call for t in reached))):
-        return result | {DID_FIELD: DidPhrase(actions(acts, DID, language))}
-    return result
+    level = said_level(t.call for t in reached)
+    return with_did_phrase(hass, result, language, services, level=level)
 
 
 def _blank(value: Any) -> bool:

@@ -8,8 +8,10 @@ from typing import Any
 
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import intent
+from homeassistant.util.json import JsonObjectType
 
-from ..engine.phrases import TO_DO, Deed, actions
+from ..engine.phrases import DID, DID_FIELD, TO_DO, Deed, DidPhrase, actions
 from ..safety.effects import Call
 from ..safety.policy import SENSITIVE_SERVICES
 from .services import ServiceAction
@@ -35,6 +37,8 @@ _PLAIN_VERBS = {
     ("media_player", "media_previous_track"): "previous",
     ("media_player", "mute"): "mute",
     ("media_player", "unmute"): "unmute",
+    ("media_player", "volume_up"): "volume_up",
+    ("media_player", "volume_down"): "volume_down",
     ("todo", "add_item"): "add",
     ("todo", "update_item"): "complete",
 }
@@ -134,7 +138,9 @@ def describe(deeds: Sequence[Deed], calls: Iterable[Call]) -> str:
 
 def acted_on(result: Mapping[str, Any]) -> list[str]:
     """The entities an action's result says it acted on: HA's intents list
-    them under `data.success`, Jarvis's own service calls under `states`."""
+    them under `data.success` (those whose handler acts through entities,
+    as the relative volume's does, only as matched), Jarvis's own service
+    calls under `states`."""
     data = result.get("data")
     succeeded = data.get("success") if isinstance(data, dict) else None
     states = result.get("states")
@@ -145,4 +151,29 @@ def acted_on(result: Mapping[str, Any]) -> list[str]:
         and target.get("type") == "entity"
         and isinstance(entity_id := target.get("id"), str)
     ]
+    original = getattr(result, "original", None)
+    if not named and isinstance(original, intent.IntentResponse):
+        named = [state.entity_id for state in original.matched_states]
     return named + (list(states) if isinstance(states, dict) else [])
+
+
+def with_did_phrase(
+    hass: HomeAssistant,
+    result: JsonObjectType,
+    language: str,
+    services: Mapping[str, str],
+    *,
+    level: str | None = None,
+    service: str = "",
+) -> JsonObjectType:
+    """The result, with what it did in words if Jarvis can say that of every
+    entity it acted on (the reply loop may then say it instead of the model):
+    by the service said of each (`said_service`), or else `service`."""
+    if result.get("response_type") != "action_done":
+        return result
+    calls = [
+        (entity_id, services.get(entity_id, service)) for entity_id in acted_on(result)
+    ]
+    if calls and (acts := deeds(hass, calls, level)):
+        return result | {DID_FIELD: DidPhrase(actions(acts, DID, language))}
+    return result

@@ -27,7 +27,7 @@ from ..const import DOMAIN
 from ..engine.arguments import said_percent
 from ..engine.lang import verb_domains, way_said
 from ..engine.phrases import Deed
-from ..engine.router import joins_commands
+from ..engine.router import command_parts, joins_commands
 from ..safety.effects import Call
 from .deeds import deeds, said_level, said_service
 from .targets import Slots, intent_constraints, said_targets
@@ -86,6 +86,9 @@ class Reach:
     acts_when: tuple[str, ...] = ()
     # Fewer than the call's slots reach: only those the request names.
     narrowed: bool = False
+    # The way the request turns another kind of device, which `refused`
+    # cannot be turned: "lock" of "lock all the doors" for a garage door.
+    way_elsewhere: str = ""
 
     @property
     def own(self) -> bool:
@@ -306,16 +309,16 @@ def turned_as_said(
     valves the way the request's words say, where the call turns them the
     other way, run by Jarvis as HA's tool is the other one (0.5B locked the
     back door for "abre con llave la puerta trasera", and opened the garage
-    door for "baja la puerta del garaje del todo"); else the reach as it is."""
+    door for "baja la puerta del garaje del todo"); refused where the words
+    only turn another kind (`_turned_elsewhere`); else the reach as it is."""
     domains = {target.state.domain for target in reach.targets}
-    if (
-        intent_type not in _ON_OFF_INTENTS
-        or not request
-        or len(domains) != 1
-        or (ways := _TURNS.get(domains.pop())) is None
-        or (way := way_said(request, language, ways)) is None
-    ):
+    if intent_type not in _ON_OFF_INTENTS or not request or not domains:
         return reach
+    if len(domains) != 1:
+        return _turned_elsewhere(reach, domains, request, language)
+    ways = _TURNS.get(next(iter(domains)))
+    if ways is None or (way := way_said(request, language, ways)) is None:
+        return _turned_elsewhere(reach, domains, request, language)
     meant = intent.INTENT_TURN_ON if way == ways[0] else intent.INTENT_TURN_OFF
     if meant == intent_type:
         return reach
@@ -323,6 +326,33 @@ def turned_as_said(
         hass, meant, slots, assistant=assistant, language=language, request=request
     )
     return replace(turned, targets=[replace(t, by_ha=False) for t in turned.targets])
+
+
+def _turned_elsewhere(
+    reach: Reach, domains: set[str], request: str, language: str
+) -> Reach:
+    """The reach refused, where a request of one command says only how a
+    lock is turned and the call turns something else, or how a door is
+    opened and the call turns a lock: 0.5B wrote "lock all the doors" (no
+    lock exposed) as HassTurnOn for "door", which would open the garage door.
+    Opening and closing are said of lights too ("auf", "baja la luz"), so
+    those count against locks only."""
+    if domains == {"lock"}:
+        elsewhere = _TURNS["cover"]
+    elif "lock" not in domains:
+        elsewhere = _TURNS["lock"]
+    else:
+        return reach
+    said = [way for way in elsewhere if way_said(request, language, (way, way))]
+    if not said or not _one_command(request, language):
+        return reach
+    return Reach(refused=[t.state for t in reach.targets], way_elsewhere=said[0])
+
+
+def _one_command(request: str, language: str) -> bool:
+    """Whether a request holds one command: no joining word of its language
+    or English, and no comma between commands."""
+    return all(len(command_parts(request, code)) == 1 for code in {language, "en"})
 
 
 def _of_a_kind_refused(

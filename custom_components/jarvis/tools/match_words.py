@@ -9,6 +9,7 @@ from homeassistant.util.json import JsonObjectType
 
 from ..engine.results import NO_MATCH
 from .builtin import WrappingTool
+from .deeds import with_did_phrase
 from .targets import MAX_CHOICES
 
 
@@ -23,8 +24,23 @@ class MatchInWordsTool(WrappingTool):
         tool_input: llm.ToolInput,
         llm_context: llm.LLMContext,
     ) -> JsonObjectType:
-        """HA's result, or why nothing matched."""
-        return await called_in_words(self, hass, tool_input, llm_context, repair=True)
+        """HA's result, with what a step did in words; or why nothing
+        matched."""
+        result = await called_in_words(self, hass, tool_input, llm_context, repair=True)
+        intent_type = str(getattr(self.wrapped, "intent_type", self.wrapped.name))
+        step = str(tool_input.tool_args.get("volume_step"))
+        if (service := _STEPPED.get((intent_type, step))) is None:
+            return result
+        language = llm_context.language or hass.config.language
+        return with_did_phrase(hass, result, language, {}, service=service)
+
+
+# What HA's relative volume intent does by its step: its handler turns the
+# players' entities, with no service call to tell what it did.
+_STEPPED = {
+    ("HassSetVolumeRelative", "up"): "volume_up",
+    ("HassSetVolumeRelative", "down"): "volume_down",
+}
 
 
 async def called_in_words(

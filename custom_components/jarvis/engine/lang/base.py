@@ -58,6 +58,9 @@ class Language:
     # and a list with nothing to do.
     list_items: str
     list_empty: str
+    # What Jarvis cannot do to a device of the wrong kind, with {action}: a
+    # `to_do` phrase ("lock Garage Door").
+    cannot: str
     # A question's state that none of the devices looked up is in, with
     # {state}: "Nothing is unlocked."
     none_in_state: str
@@ -91,8 +94,9 @@ class Language:
     # off in the office".
     everything: tuple[str, ...]
     # Which way a command turns a lock ("lock", "unlock") or a cover or
-    # valve ("open", "close"): the words that say it ("abre con llave"
-    # unlocks, though "abre" alone opens; "baja la persiana" closes it).
+    # valve ("open", "close"), or a relative level ("up", "down", as HA's
+    # HassSetVolumeRelative takes them): the words that say it ("abre con
+    # llave" unlocks, though "abre" alone opens; "baja la persiana" closes it).
     ways: Mapping[str, tuple[str, ...]]
 
     # What a reply claims of a device, checked against the home
@@ -188,6 +192,14 @@ class Language:
     introductions: tuple[str, ...]
     # What may follow small talk: "there" of "hi there", "again".
     small_talk_tails: tuple[str, ...]
+    # Small talk that thanks, and that takes leave; and what Jarvis says to
+    # small talk where the model only said the user's words back (`echo`):
+    # to thanks, to a farewell, to anything else ("hello", "how are you").
+    thanks: tuple[str, ...]
+    farewells: tuple[str, ...]
+    welcome: str
+    farewell: str
+    greeted: str
     # Words that open a question rather than a command: "is", "what".
     question_starts: tuple[str, ...]
     # What asks to be told something inside a command: "tell me".

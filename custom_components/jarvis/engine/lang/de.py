@@ -37,6 +37,8 @@ LANGUAGE = Language(
         "unmute": "den Ton von {target} wieder einschalten",
         "set": "{target} auf {position} % stellen",
         "set_volume": "die Lautstärke von {target} auf {position} % stellen",
+        "volume_up": "{target} lauter stellen",
+        "volume_down": "{target} leiser stellen",
         "add": "{item} zu {target} hinzufügen",
         "complete": "{item} auf {target} abhaken",
     },
@@ -60,6 +62,8 @@ LANGUAGE = Language(
         "unmute": "den Ton von {target} wieder eingeschaltet",
         "set": "{target} auf {position} % gestellt",
         "set_volume": "die Lautstärke von {target} auf {position} % gestellt",
+        "volume_up": "{target} lauter gestellt",
+        "volume_down": "{target} leiser gestellt",
         "add": "{item} zu {target} hinzugefügt",
         "complete": "{item} auf {target} abgehakt",
     },
@@ -76,6 +80,7 @@ LANGUAGE = Language(
     hold_changed="{names} hat sich inzwischen geändert.",
     list_items="Auf {list} steht: {items}.",
     list_empty="Auf {list} steht nichts.",
+    cannot="Das geht leider nicht: {action}.",
     none_in_state="Nichts ist {state}.",
     unknown_device="Entschuldigung, ich kenne kein Gerät namens {name}.",
     verb_domains={
@@ -117,6 +122,8 @@ LANGUAGE = Language(
         "close": words(
             "schließe, schließen, schließ, zu, runter, herunter, herunterfahren, senke"
         ),
+        "up": words("lauter, erhöhe, erhöhen, höher, rauf"),
+        "down": words("leiser, verringere, verringern, niedriger, runter"),
     },
     state_words={
         "on": words("an, eingeschaltet, angeschaltet"),
@@ -237,6 +244,11 @@ LANGUAGE = Language(
     greetings=words("hallo"),
     introductions=words("mein name ist, ich heiße"),
     small_talk_tails=words("nochmal, nochmals"),
+    thanks=words("danke, dankeschön, vielen dank"),
+    farewells=words("tschüss, auf wiedersehen, bis später, gute nacht"),
+    welcome="Gern geschehen!",
+    farewell="Tschüss!",
+    greeted="Hallo! Mir geht es gut, danke. Wie kann ich helfen?",
     question_starts=words(
         "ist, sind, war, wer, wo, wann, warum, wie, welche, welcher, welches, hat, "
         "haben, kann, kannst"

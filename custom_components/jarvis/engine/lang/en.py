@@ -37,6 +37,8 @@ LANGUAGE = Language(
         "unmute": "unmute {target}",
         "set": "set {target} to {position}%",
         "set_volume": "set the volume of {target} to {position}%",
+        "volume_up": "turn up the volume of {target}",
+        "volume_down": "turn down the volume of {target}",
         "add": "add {item} to {target}",
         "complete": "check off {item} on {target}",
     },
@@ -60,6 +62,8 @@ LANGUAGE = Language(
         "unmute": "unmuted {target}",
         "set": "set {target} to {position}%",
         "set_volume": "set the volume of {target} to {position}%",
+        "volume_up": "turned up the volume of {target}",
+        "volume_down": "turned down the volume of {target}",
         "add": "added {item} to {target}",
         "complete": "checked off {item} on {target}",
     },
@@ -76,6 +80,7 @@ LANGUAGE = Language(
     hold_changed="{names} changed in the meantime.",
     list_items="On {list}: {items}.",
     list_empty="There is nothing on {list}.",
+    cannot="Sorry, I can't {action}.",
     none_in_state="Nothing is {state}.",
     unknown_device="Sorry, I don't know a device called {name}.",
     verb_domains={
@@ -107,6 +112,8 @@ LANGUAGE = Language(
         "unlock": words("unlock, unlocked, unlatch, unlatched"),
         "open": words("open, opened, raise, lift"),
         "close": words("close, closed, shut, lower"),
+        "up": words("up, louder, increase, raise, higher"),
+        "down": words("down, quieter, softer, decrease, lower"),
     },
     state_words={
         "on": words("on, switched on, turned on"),
@@ -252,6 +259,11 @@ LANGUAGE = Language(
     greetings=words("hi, hello, hey"),
     introductions=words("my name is, call me"),
     small_talk_tails=words("there, again, buddy, mate"),
+    thanks=words("thanks, thank you, cheers"),
+    farewells=words("bye, goodbye, see you, good night"),
+    welcome="You're welcome!",
+    farewell="Goodbye!",
+    greeted="Hello! I'm doing well, thanks. How can I help?",
     question_starts=words(
         "is, are, was, were, what, what's, which, who, where, when, why, how, do, "
         "does, did, can, could, would, will"

@@ -37,6 +37,8 @@ LANGUAGE = Language(
         "unmute": "quitar el silencio a {target}",
         "set": "poner {target} al {position} %",
         "set_volume": "poner el volumen de {target} al {position} %",
+        "volume_up": "subir el volumen de {target}",
+        "volume_down": "bajar el volumen de {target}",
         "add": "añadir {item} a {target}",
         "complete": "marcar {item} como hecho en {target}",
     },
@@ -60,6 +62,8 @@ LANGUAGE = Language(
         "unmute": "quitado el silencio a {target}",
         "set": "puesto {target} al {position} %",
         "set_volume": "puesto el volumen de {target} al {position} %",
+        "volume_up": "subido el volumen de {target}",
+        "volume_down": "bajado el volumen de {target}",
         "add": "añadido {item} a {target}",
         "complete": "marcado {item} como hecho en {target}",
     },
@@ -76,6 +80,7 @@ LANGUAGE = Language(
     hold_changed="{names} ha cambiado mientras tanto.",
     list_items="En {list} hay: {items}.",
     list_empty="No hay nada en {list}.",
+    cannot="Lo siento, no puedo {action}.",
     none_in_state="Nada está {state}.",
     unknown_device="Lo siento, no conozco ningún dispositivo llamado {name}.",
     verb_domains={
@@ -107,6 +112,8 @@ LANGUAGE = Language(
         "unlock": words("abre con llave, abrir con llave, desbloquea, desbloquear"),
         "open": words("abre, abrir, sube, subir, levanta"),
         "close": words("cierra, cerrar, baja, bajar"),
+        "up": words("sube, subir, aumenta, aumentar, más alto"),
+        "down": words("baja, bajar, disminuye, disminuir, más bajo"),
     },
     state_words={
         "on": words("encendido, encendida"),
@@ -215,6 +222,11 @@ LANGUAGE = Language(
     greetings=words("hola"),
     introductions=words("me llamo, mi nombre es"),
     small_talk_tails=words("otra vez, amigo"),
+    thanks=words("gracias"),
+    farewells=words("adiós, hasta luego, hasta mañana, buenas noches"),
+    welcome="¡De nada!",
+    farewell="¡Adiós!",
+    greeted="¡Hola! Estoy bien, gracias. ¿En qué puedo ayudarte?",
     question_starts=words(
         "está, están, es, son, qué, cuál, cuáles, quién, dónde, cuándo, cómo, puedes"
     ),

@@ -37,6 +37,8 @@ LANGUAGE = Language(
         "unmute": "riattivare l'audio di {target}",
         "set": "impostare {target} al {position}%",
         "set_volume": "impostare il volume di {target} al {position}%",
+        "volume_up": "alzare il volume di {target}",
+        "volume_down": "abbassare il volume di {target}",
         "add": "aggiungere {item} a {target}",
         "complete": "spuntare {item} su {target}",
     },
@@ -60,6 +62,8 @@ LANGUAGE = Language(
         "unmute": "riattivato l'audio di {target}",
         "set": "impostato {target} al {position}%",
         "set_volume": "impostato il volume di {target} al {position}%",
+        "volume_up": "alzato il volume di {target}",
+        "volume_down": "abbassato il volume di {target}",
         "add": "aggiunto {item} a {target}",
         "complete": "spuntato {item} su {target}",
     },
@@ -76,6 +80,7 @@ LANGUAGE = Language(
     hold_changed="{names} è cambiato nel frattempo.",
     list_items="In {list} ci sono: {items}.",
     list_empty="In {list} non c'è niente.",
+    cannot="Mi dispiace, non posso {action}.",
     none_in_state="Niente è {state}.",
     unknown_device="Scusa, non conosco nessun dispositivo chiamato {name}.",
     verb_domains={
@@ -107,6 +112,8 @@ LANGUAGE = Language(
         "unlock": words("sblocca, sbloccare"),
         "open": words("apri, aprire, alza, solleva"),
         "close": words("chiudi, chiudere, abbassa"),
+        "up": words("alza, alzare, aumenta, aumentare, più alto"),
+        "down": words("abbassa, abbassare, diminuisci, diminuire, più basso"),
     },
     state_words={
         "on": words("acceso, accesa"),
@@ -221,6 +228,11 @@ LANGUAGE = Language(
     greetings=words("ciao"),
     introductions=words("mi chiamo, il mio nome è"),
     small_talk_tails=words("ancora, amico"),
+    thanks=words("grazie"),
+    farewells=words("arrivederci, a dopo, a presto, buonanotte, buona notte"),
+    welcome="Prego!",
+    farewell="Arrivederci!",
+    greeted="Ciao! Sto bene, grazie. Come posso aiutarti?",
     # Not "come" (how): English commands start with it.
     question_starts=words(
         "è, sono, cosa, che, quale, quali, chi, dove, quando, perché, puoi"

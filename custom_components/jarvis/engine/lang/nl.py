@@ -34,6 +34,8 @@ LANGUAGE = Language(
         "unmute": "het geluid van {target} weer aanzetten",
         "set": "{target} op {position}% zetten",
         "set_volume": "het volume van {target} op {position}% zetten",
+        "volume_up": "het volume van {target} hoger zetten",
+        "volume_down": "het volume van {target} lager zetten",
         "add": "{item} aan {target} toevoegen",
         "complete": "{item} op {target} afvinken",
     },
@@ -57,6 +59,8 @@ LANGUAGE = Language(
         "unmute": "het geluid van {target} weer aangezet",
         "set": "{target} op {position}% gezet",
         "set_volume": "het volume van {target} op {position}% gezet",
+        "volume_up": "het volume van {target} hoger gezet",
+        "volume_down": "het volume van {target} lager gezet",
         "add": "{item} aan {target} toegevoegd",
         "complete": "{item} op {target} afgevinkt",
     },
@@ -73,6 +77,7 @@ LANGUAGE = Language(
     hold_changed="{names} is intussen veranderd.",
     list_items="Op {list} staat: {items}.",
     list_empty="Er staat niets op {list}.",
+    cannot="Dat lukt helaas niet: {action}.",
     none_in_state="Niets is {state}.",
     unknown_device="Sorry, ik ken geen apparaat met de naam {name}.",
     verb_domains={
@@ -106,6 +111,8 @@ LANGUAGE = Language(
         "unlock": words("ontgrendel, ontgrendelen, van het slot"),
         "open": words("open, openen, omhoog"),
         "close": words("sluit, sluiten, dicht, omlaag"),
+        "up": words("harder, hoger, verhoog, verhogen, omhoog"),
+        "down": words("zachter, lager, verlaag, verlagen, omlaag"),
     },
     state_words={
         "on": words("aan, ingeschakeld, aangezet"),
@@ -217,6 +224,11 @@ LANGUAGE = Language(
     greetings=words("hallo, hoi"),
     introductions=words("mijn naam is, ik heet"),
     small_talk_tails=words("nogmaals, vriend"),
+    thanks=words("dank je, dank u, bedankt"),
+    farewells=words("doei, tot ziens, tot later, welterusten"),
+    welcome="Graag gedaan!",
+    farewell="Tot ziens!",
+    greeted="Hallo! Met mij gaat het goed, dank je. Waarmee kan ik helpen?",
     question_starts=words(
         "is, zijn, wat, welke, wie, waar, wanneer, waarom, hoe, kun, kan"
     ),

@@ -37,6 +37,8 @@ LANGUAGE = Language(
         "unmute": "reativar o som de {target}",
         "set": "pôr {target} a {position}%",
         "set_volume": "pôr o volume de {target} a {position}%",
+        "volume_up": "aumentar o volume de {target}",
+        "volume_down": "baixar o volume de {target}",
         "add": "adicionar {item} a {target}",
         "complete": "marcar {item} como feito em {target}",
     },
@@ -60,6 +62,8 @@ LANGUAGE = Language(
         "unmute": "reativei o som de {target}",
         "set": "pus {target} a {position}%",
         "set_volume": "pus o volume de {target} a {position}%",
+        "volume_up": "aumentei o volume de {target}",
+        "volume_down": "baixei o volume de {target}",
         "add": "adicionei {item} a {target}",
         "complete": "marquei {item} como feito em {target}",
     },
@@ -76,6 +80,7 @@ LANGUAGE = Language(
     hold_changed="{names} mudou entretanto.",
     list_items="Em {list} há: {items}.",
     list_empty="Não há nada em {list}.",
+    cannot="Desculpe, não posso {action}.",
     none_in_state="Nada está {state}.",
     unknown_device="Desculpe, não conheço nenhum dispositivo chamado {name}.",
     verb_domains={
@@ -105,6 +110,8 @@ LANGUAGE = Language(
         "unlock": words("destranca, destrancar"),
         "open": words("abre, abrir, sobe, subir, levanta"),
         "close": words("fecha, fechar, baixa, baixar"),
+        "up": words("aumenta, aumentar, sobe, subir, mais alto"),
+        "down": words("baixa, baixar, diminui, diminuir, mais baixo"),
     },
     state_words={
         "on": words("ligado, ligada, aceso, acesa"),
@@ -227,6 +234,11 @@ LANGUAGE = Language(
     greetings=words("olá, oi"),
     introductions=words("o meu nome é, meu nome é, chamo-me, me chamo"),
     small_talk_tails=words("de novo, amigo"),
+    thanks=words("obrigado, obrigada"),
+    farewells=words("adeus, tchau, até logo, até mais, boa noite"),
+    welcome="De nada!",
+    farewell="Adeus!",
+    greeted="Olá! Estou bem, obrigado. Como posso ajudar?",
     question_starts=words(
         "está, estão, é, são, qual, quais, quem, onde, quando, como, porque, pode, "
         "podes"

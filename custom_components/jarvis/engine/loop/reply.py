@@ -15,6 +15,7 @@ import time
 from ..budget import TokenEstimator
 from ..cache import ConversationCache
 from ..digest import digest_chars, tool_result_text
+from ..echo import SmallTalk
 from ..grounding import HouseView
 from ..lang import every
 from ..llm.base import ChatRequest, LLMClient, Usage
@@ -35,6 +36,7 @@ from ..phrases import (
     phrase,
 )
 from ..planner import REPLY, Plan, PlanStep, make_plan
+from ..pointed import asks_of_the_home
 from ..router import (
     Route,
     ToolRouter,
@@ -42,6 +44,7 @@ from ..router import (
     is_question,
     is_small_talk,
     opening_tools,
+    small_talk_rest,
 )
 from ..text import any_of
 from ..types import JsonObject, Message, ToolSpec
@@ -121,7 +124,8 @@ class ReplyLoop:
         context = list(context)
         catalogue = self._catalogue(tools)
         idle_tools = self._opening(tools)
-        plan = await self._plan(request, history, tools, hits)
+        small_talk = self._settings.tool_router and _is_small_talk(request, house)
+        plan = await self._plan(request, history, tools, hits, small_talk=small_talk)
         limit = digest_chars(self._settings.model)
         # A question that names no device or area may be one for memory.
         home_free = look_first is not None and not look_first
@@ -164,6 +168,7 @@ class ReplyLoop:
         turn.result.without_tools = bool(catalogue) and not turn.shown_tools()
         _record_plan(turn.result, plan)
         turn.plan = plan
+        turn.small_talk = SmallTalk(request, language) if small_talk else None
         turn.user = user
         turn.look_first = look_first or ()
         turn.house = house
@@ -250,10 +255,12 @@ class ReplyLoop:
         history: Sequence[Message],
         tools: Sequence[ToolSpec],
         hits: list[str],
+        *,
+        small_talk: bool,
     ) -> Plan:
         """The turn's plan: reply-only for small talk, else the planner's, once
         per request and catalogue in a conversation."""
-        if self._settings.tool_router and is_small_talk(request):
+        if small_talk:
             # A reply-only plan, known without asking the model.
             return Plan([PlanStep(REPLY, "small talk")])
         if not (self._settings.planner and tools):
@@ -403,6 +410,16 @@ def _long_result(message: Message, limit: int) -> JsonObject | None:
     except ValueError:
         return None
     return result if isinstance(result, dict) else None
+
+
+def _is_small_talk(request: str, house: HouseView | None) -> bool:
+    """Small talk, with whatever follows it pointing nowhere in the home:
+    0.5B answered "How are you today?" with the living room's temperature,
+    offered tools."""
+    if is_small_talk(request):
+        return True
+    rest = small_talk_rest(request)
+    return rest is not None and not asks_of_the_home(rest, house(()) if house else ())
 
 
 def _record_plan(result: TurnResult, plan: Plan) -> None:

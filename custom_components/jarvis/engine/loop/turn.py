@@ -6,8 +6,9 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, partial
 
-from ..arguments import backed_by_request, fitting_tool
+from ..arguments import backed_by_request, fitting_tool, with_said_step
 from ..digest import MAX_RAW_CHARS, tool_result_text
+from ..echo import SmallTalk
 from ..grounding import Grounded, HouseView, apologized, ground
 from ..memory import MEMORY_TOOLS
 from ..output import sentences
@@ -104,6 +105,8 @@ class Turn:
     # (small talk): the warm-up's tools, so the server's cache keeps the
     # prompt's start for the next command. Its reply is read as words only.
     idle_tools: list[ToolSpec] = field(default_factory=list)
+    # Small talk, whose reply is not to say the user's words back (`echo`).
+    small_talk: SmallTalk | None = None
 
     @property
     def text_mode(self) -> bool:
@@ -133,6 +136,8 @@ class Turn:
         with the truth (`grounding`), read against the home as it is now and
         the results of the turn's successful calls; one that reads a failed
         call's error code or text out is a plain apology (`apologized`)."""
+        if self.small_talk:
+            text = "".join(map(self.small_talk.said, sentences(text)))
         calls = [r.result for r in self.result.tool_calls]
         failures = [r for r in calls if failed(r)]
         codes = {str(r["error"]) for r in failures if r.get("error")}
@@ -554,13 +559,16 @@ class Turn:
             return ToolCall(call.id, tool.name, call.arguments), None
         given = {k: v for k, v in call.arguments.items() if v is not None and v != ""}
         if (
-            fitting := fitting_tool(tool, given, self.tools.values(), self.request)
+            fitting := fitting_tool(
+                tool, given, self.tools.values(), self.request, self.language
+            )
         ) != tool:
             _LOGGER.info("%s's arguments are %s's", tool.name, fitting.name)
             tool = fitting
             taken = tool.parameters.get("properties") or {}
             given = {k: v for k, v in given.items() if k in taken}
         args = backed_by_request(tool, repair_arguments(tool, given), self.request)
+        args = with_said_step(tool, args, self.request, self.language)
         call = ToolCall(call.id, tool.name, args)
         if problem := validate_arguments(tool, args):
             return call, {
