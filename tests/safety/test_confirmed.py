@@ -460,6 +460,34 @@ async def test_a_way_of_another_kind_turns_nothing(
 
 
 @pytest.mark.usefixtures("house")
+async def test_all_of_a_name_said_in_plural_is_every_device_it_fits(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "close all the windows" as the name "Window", and Jarvis
+    asked which window. Said of all in plural, the name is every device it
+    fits of the kinds the verb is said of: "lock all the doors" locks the
+    door locks, not the opener's light; "open all the doors" opens the
+    garage, after the yes, and no lock."""
+    agent = await _agent(hass, scripted_llm, fast=False)
+    await run_services(hass, ("lock.unlock", FRONT_DOOR))
+    before = _house_states(hass)
+    scripted_llm.script(Reply(tool_calls=[("HassTurnOn", {"name": "Door"})]))
+
+    locked = await ask(hass, agent, "lock all the doors")
+
+    moved = {e for e, state in _house_states(hass).items() if state != before[e]}
+    assert moved == {FRONT_DOOR}, speech(locked)
+    assert speech(locked) == "Done, I locked Front Door."
+
+    scripted_llm.script(Reply(tool_calls=[("HassTurnOn", {"name": "door"})]))
+    opened = await ask(hass, agent, "open all the doors")
+    assert speech(opened) == "Shall I open Garage Door Opener?"
+    await ask(hass, agent, "yes", opened["conversation_id"])
+    assert hass.states.get(OPENER).state == "open"
+    assert hass.states.get(FRONT_DOOR).state == "locked"
+
+
+@pytest.mark.usefixtures("house")
 async def test_a_kind_that_is_no_domain_does_not_hide_the_doors(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

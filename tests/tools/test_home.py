@@ -273,6 +273,52 @@ async def test_what_one_device_reports_is_said_without_the_model(
     assert await answered_without_the_model(hass, scripted_llm, said, language) == reply
 
 
+@pytest.mark.parametrize(
+    ("tv", "said", "language", "reply"),
+    [
+        ("playing", "what is playing?", "en", "Kitchen: Morning Jazz, Trio. TV: News."),
+        ("paused", "what's playing right now?", "en", "Kitchen: Morning Jazz, Trio."),
+        ("paused", "¿qué está sonando?", "es", "Kitchen: Morning Jazz, Trio."),
+    ],
+)
+async def test_what_several_players_play_is_said_without_the_model(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    *,
+    tv: str,
+    said: str,
+    language: str,
+    reply: str,
+) -> None:
+    """Shown twelve players, 0.5B answered "what is playing?" with "The user
+    asked for the current state of the Living Room, Bedroom, …"."""
+    for entity_id, state, attributes in (
+        (
+            "media_player.kitchen",
+            "playing",
+            {"media_title": "Morning Jazz", "media_artist": "Trio"},
+        ),
+        ("media_player.tv", tv, {"media_title": "News"}),
+        ("media_player.bedroom", "idle", {}),
+    ):
+        name = entity_id.partition(".")[2].replace("_", " ").title().replace("Tv", "TV")
+        hass.states.async_set(entity_id, state, {"friendly_name": name} | attributes)
+        async_expose_entity(hass, "conversation", entity_id, True)
+    assert await answered_without_the_model(hass, scripted_llm, said, language) == reply
+
+
+async def test_nothing_playing_is_said(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    for entity_id in ("media_player.kitchen", "media_player.bedroom"):
+        hass.states.async_set(entity_id, "idle", {"friendly_name": entity_id[13:]})
+        async_expose_entity(hass, "conversation", entity_id, True)
+    said = await answered_without_the_model(
+        hass, scripted_llm, "what is playing?", "en"
+    )
+    assert said == "Nothing is playing."
+
+
 async def test_a_look_up_that_matches_nothing_gets_the_devices_named_like_it(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

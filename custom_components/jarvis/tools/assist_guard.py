@@ -69,6 +69,7 @@ from .match_words import MatchInWordsTool, called_in_words
 from .outside import outside_content_tool
 from .services import satellite_area
 from .targets import (
+    ENTITIES,
     Answer,
     Slots,
     named_instead,
@@ -259,6 +260,8 @@ class GuardedIntentTool(WrappingTool):
             self.repair
             and request
             and first_request()
+            # All a name fits, said of all of them: nothing to ask.
+            and ENTITIES not in slots
             and (
                 vague := vague_target(
                     hass,

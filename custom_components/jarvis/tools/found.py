@@ -21,7 +21,11 @@ from ..safety.holds import user_text
 
 def found_phrase(states: Sequence[State], language: str | None) -> FoundPhrase | None:
     """What the looked-up states answer, if Jarvis can say it in full."""
-    return _one_value(states, language) or _in_state(states, language)
+    return (
+        _one_value(states, language)
+        or _players(states, language)
+        or _in_state(states, language)
+    )
 
 
 def _one_value(states: Sequence[State], language: str | None) -> FoundPhrase | None:
@@ -48,16 +52,50 @@ def _one_value(states: Sequence[State], language: str | None) -> FoundPhrase | N
 def _playing(state: State, language: str | None) -> FoundPhrase | None:
     """A player's title and artist, and whether it plays or is paused, where
     the user's question asks what it plays (or whether it plays)."""
-    title = state.attributes.get("media_title")
+    title = _title(state)
     pack = language_pack(language)
     if not title or not mentions(user_text(), pack.media_asks):
         return None
-    if artist := state.attributes.get("media_artist"):
-        title = f"{title}, {artist}"
     name = state.name
     if said := pack.state_words.get(state.state):
         name = f"{name} ({said[0]})"
     return FoundPhrase(f"{name}: {title}.")
+
+
+def _players(states: Sequence[State], language: str | None) -> FoundPhrase | None:
+    """What each of several players that play is playing, where the question
+    asks what plays ("Kitchen: Morning Jazz, Trio. TV: Evening News."), or
+    "Nothing is playing.": shown twelve players, 0.5B said "The user asked
+    for the current state of the Living Room, Bedroom, …"."""
+    pack = language_pack(language)
+    if (
+        len(states) < 2
+        or any(state.domain != "media_player" for state in states)
+        or not mentions(user_text(), pack.media_asks)
+    ):
+        return None
+    playing = sorted(
+        (state for state in states if state.state == "playing"),
+        key=lambda state: state.name,
+    )
+    if not playing:
+        return FoundPhrase(
+            phrase(NONE_IN_STATE, language).format(state=_said("playing", language))
+        )
+    return FoundPhrase(
+        " ".join(
+            f"{state.name}: {_title(state) or _said('playing', language)}."
+            for state in playing
+        )
+    )
+
+
+def _title(state: State) -> str:
+    """A player's title and artist ("Morning Jazz, Trio"), or ""."""
+    title = str(state.attributes.get("media_title") or "")
+    if title and (artist := state.attributes.get("media_artist")):
+        return f"{title}, {artist}"
+    return title
 
 
 def _in_state(states: Sequence[State], language: str | None) -> FoundPhrase | None:

@@ -30,7 +30,7 @@ from ..engine.phrases import Deed
 from ..engine.router import command_parts, joins_commands
 from ..safety.effects import Call
 from .deeds import deeds, said_level, said_service
-from .targets import Slots, intent_constraints, said_targets
+from .targets import ENTITIES, Slots, intent_constraints, said_targets
 
 
 def service_intent_handler(
@@ -203,6 +203,11 @@ def intent_targets(
     found = working
     if not found:
         return Reach(shared=shared, refused=match.states)
+    if (every := slots.get(ENTITIES)) is not None and (
+        kept := [t for t in found if t.state.entity_id in every["value"]]
+    ):
+        # Jarvis's calls for the devices of all those its slots reach.
+        return Reach(kept, narrowed=True)
     reached = len(found)
     found = _said_only(hass, found, request, language)
     if shared and request and len({t.state.domain for t in found}) > 1:

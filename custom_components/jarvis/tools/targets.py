@@ -26,7 +26,7 @@ from homeassistant.helpers import (
 )
 from homeassistant.util.json import JsonObjectType
 
-from ..engine.lang import leaves_out, says_everything, verb_domains
+from ..engine.lang import leaves_out, says_all, says_everything, verb_domains
 from ..engine.phrases import FINAL_REPLY, OR, WHICH, FinalReply, listed, phrase
 from ..engine.results import NO_MATCH
 from ..engine.router import command_parts
@@ -58,6 +58,9 @@ _NARROWING = ("area", "floor", "domain", "device_class")
 _KINDS = ("domain", "device_class")
 # Listed in the question; more would be too long to hear.
 MAX_CHOICES = 6
+# A slot of Jarvis's own, which HA's handlers let through: the entities a
+# call is for, of all its other slots reach (`every_fitting`).
+ENTITIES = "jarvis_entities"
 
 
 def intent_constraints(
@@ -206,6 +209,11 @@ def repair_targets(
         return rest | {"name": {"value": fitting[0].name}}
     if fitting and ("area" in rest or "floor" in rest):
         return rest | {"domain": {"value": sorted({s.domain for s in fitting})}}
+    if every := _all_said(fitting, name, request, language):
+        return {
+            ENTITIES: {"value": [state.entity_id for state in every]},
+            "domain": {"value": sorted({state.domain for state in every})},
+        }
     if fitting:
         return _which(fitting, language)
     if ("area" in rest or "floor" in rest) and (
@@ -570,6 +578,25 @@ def _fitting(
 def _fits(words: Collection[str], state: State) -> bool:
     """Whether every word the model used is part of the entity's name."""
     return within(words, state.name)
+
+
+def _all_said(
+    fitting: Sequence[State], name: str, request: str | None, language: str
+) -> list[State]:
+    """The devices a call's name fits, where the request says all of them
+    in plural ("close all the windows": 0.5B named "Window", and Jarvis asked
+    which), of the kinds its verbs are said of (not the front door's lock
+    for "open all the doors")."""
+    if (
+        len(fitting) < 2
+        or not request
+        or not says_all(request, language)
+        or leaves_out(request, language)
+        or not said_in_plural(name, request)
+    ):
+        return []
+    kinds = verb_domains(request, language)
+    return [state for state in fitting if not kinds or state.domain in kinds]
 
 
 def _which(fitting: Sequence[State], language: str) -> Answer:

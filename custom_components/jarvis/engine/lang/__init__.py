@@ -29,6 +29,7 @@ __all__ = [
     "leaves_out",
     "measured",
     "names_no_item",
+    "says_all",
     "says_everything",
     "verb_domains",
     "way_said",
@@ -94,6 +95,12 @@ def says_everything(text: str, language: str | None) -> bool:
     """Whether a request is about every device of a place ("turn everything
     off in the office"), in its language or in English."""
     return _says(text, language, lambda pack: pack.everything)
+
+
+def says_all(text: str, language: str | None) -> bool:
+    """Whether a request is about every device of a kind ("close all the
+    windows"), in its language or in English."""
+    return _says(text, language, lambda pack: pack.all_of)
 
 
 def way_said(text: str, language: str | None, ways: tuple[str, str]) -> str | None:

@@ -93,6 +93,8 @@ class Language:
     # What names every device of a place: "everything" of "turn everything
     # off in the office".
     everything: tuple[str, ...]
+    # What says every device of a kind: "all" of "close all the windows".
+    all_of: tuple[str, ...]
     # Which way a command turns a lock ("lock", "unlock") or a cover or
     # valve ("open", "close"), or a relative level ("up", "down", as HA's
     # HassSetVolumeRelative takes them): the words that say it ("abre con

@@ -111,6 +111,7 @@ LANGUAGE = Language(
     ),
     clitics=(),
     everything=words("alles"),
+    all_of=words("alle, allen, sämtliche"),
     ways={
         "lock": words(
             "abschließen, abschliessen, schließ ab, schließe ab, zuschließen, zusperren, verriegle, verriegeln"

@@ -105,6 +105,7 @@ LANGUAGE = Language(
     ),
     clitics=(),
     everything=words("everything"),
+    all_of=words("all, every"),
     ways={
         # "lock" is a noun too: "unlock the back door lock" says both ways,
         # so neither counts.

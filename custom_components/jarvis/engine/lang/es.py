@@ -105,6 +105,7 @@ LANGUAGE = Language(
     ),
     clitics=words("lo, la, los, las, le, les, me"),
     everything=words("todo"),
+    all_of=words("todas, todos"),
     ways={
         "lock": words(
             "cierra con llave, cerrar con llave, echa la llave, bloquea, bloquear"

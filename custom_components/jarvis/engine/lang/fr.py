@@ -105,6 +105,7 @@ LANGUAGE = Language(
     ),
     clitics=(),
     everything=words("tout"),
+    all_of=words("tous, toutes"),
     ways={
         "lock": words("verrouille, verrouiller, ferme à clé, fermer à clé"),
         "unlock": words("déverrouille, déverrouiller"),

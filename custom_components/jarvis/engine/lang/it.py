@@ -107,6 +107,7 @@ LANGUAGE = Language(
     ),
     clitics=words("lo, la, li, le"),
     everything=words("tutto"),
+    all_of=words("tutti, tutte"),
     ways={
         "lock": words("blocca, bloccare, chiudi a chiave, chiudere a chiave"),
         "unlock": words("sblocca, sbloccare"),

@@ -106,6 +106,7 @@ LANGUAGE = Language(
     ),
     clitics=(),
     everything=words("alles"),
+    all_of=words("alle"),
     ways={
         "lock": words("vergrendel, vergrendelen, op slot"),
         "unlock": words("ontgrendel, ontgrendelen, van het slot"),

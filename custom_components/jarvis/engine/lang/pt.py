@@ -105,6 +105,7 @@ LANGUAGE = Language(
     ),
     clitics=(),
     everything=words("tudo"),
+    all_of=words("todas, todos"),
     ways={
         "lock": words("tranca, trancar, fecha à chave, fechar à chave"),
         "unlock": words("destranca, destrancar"),
