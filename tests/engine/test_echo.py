@@ -34,13 +34,16 @@ def test_the_first_echo_is_answered_and_the_rest_left_out() -> None:
     said = [small_talk.said(s) for s in ("Good morning, Jarvis! ", "How are you?")]
     assert said == ["Hello! I'm doing well, thanks. How can I help? ", ""]
     assert SmallTalk("gracias", "es").said("¡Gracias! ") == "¡De nada! "
-    assert SmallTalk("goodbye, see you", "en").said("Goodbye, see you!") == (
-        "Goodbye!"
-    )
-    # Words of the model's own stay.
+    assert SmallTalk("goodbye, see you", "en").said("Goodbye, see you!") == ("Goodbye!")
+    # Words of the model's own stay, and an echo after them is left out.
     assert SmallTalk("hello", "en").said("Hello! How can I help?") == (
         "Hello! How can I help?"
     )
+    asked = SmallTalk("how are you doing today?", "en")
+    said = [
+        asked.said(s) for s in ("I'm doing well, thank you! ", "How are you today?")
+    ]
+    assert said == ["I'm doing well, thank you! ", ""]
 
 
 async def test_thanks_said_back_is_answered_with_you_are_welcome(

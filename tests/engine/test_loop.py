@@ -36,7 +36,7 @@ from custom_components.jarvis.engine.phrases import (
     DidPhrase,
     FoundPhrase,
 )
-from custom_components.jarvis.engine.results import NO_MATCH
+from custom_components.jarvis.engine.results import NO_MATCH, took_words_for_a_device
 from custom_components.jarvis.engine.types import JsonObject, Message, ToolSpec
 from scripts.llm_server import free_port
 from tests.scripted_llm import Reply, ScriptedLLMServer
@@ -1258,3 +1258,15 @@ async def test_a_name_no_device_has_is_said_when_the_model_cannot_say_why(
         language=language,
     )
     assert result.text == spoken
+
+
+def test_a_place_given_as_name_and_area_is_no_device_asked_for() -> None:
+    """0.5B set the temperature of "Living Room" in the area Living Room,
+    which has no thermostat, and Jarvis said it knew no device called
+    Living Room."""
+    no_match: JsonObject = {"error": NO_MATCH}
+    request = "make it warmer in the living room"
+    named: JsonObject = {"name": "Living Room", "temperature": 25}
+    assert took_words_for_a_device(no_match, named, request)
+    placed = named | {"area": "Living Room"}
+    assert not took_words_for_a_device(no_match, placed, request)

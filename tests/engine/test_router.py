@@ -296,6 +296,22 @@ def test_the_longest_topic_in_a_tools_name_counts(
     assert left_out not in names
 
 
+@pytest.mark.parametrize(
+    ("text", "lead"),
+    [
+        ("open all the windows", "HassTurnOn"),
+        ("is the window open?", "GetLiveContext"),
+        ("tell me if the window is open", "GetLiveContext"),
+    ],
+)
+def test_a_look_up_leads_only_a_request_that_asks(text: str, lead: str) -> None:
+    """Led by the look-up, 0.5B looked up the windows for "open all the
+    windows": "open" is a state's word too. HA lists the look-up first."""
+    by_name = {tool.name: tool for tool in CATALOGUE}
+    catalogue = [by_name[name] for name in ("GetLiveContext", *CORE[:2])]
+    assert ToolRouter().route(text, catalogue).lead == lead
+
+
 def test_the_route_leads_with_the_tool_the_request_points_to_most() -> None:
     """Its lead names the best-scoring tool, though the core comes first."""
     route = ToolRouter().route("add milk to the shopping list", CATALOGUE)

@@ -759,6 +759,7 @@ async def test_a_call_for_another_state_says_the_state_it_found(
 async def test_a_volume_step_is_said_in_jarvis_s_words(
     hass: HomeAssistant,
     scripted_llm: ScriptedLLMServer,
+    *,
     request_text: str,
     step: str,
     language: str,

@@ -55,8 +55,9 @@ def small_talk_answer(request: str, language: str | None) -> str:
 @dataclass
 class SmallTalk:
     """The sentences of a reply to small talk, as they are said: Jarvis's
-    answer for the first that says the user's words back, and the later
-    ones left out ("Good morning, Jarvis! How are you this morning?")."""
+    answer for the first that says the user's words back, unless the model
+    said words of its own before it, and the later ones left out ("Good
+    morning, Jarvis! How are you this morning?")."""
 
     request: str
     language: str | None
@@ -65,6 +66,7 @@ class SmallTalk:
     def said(self, sentence: str) -> str:
         """The sentence as it may be said."""
         if not echoes(sentence, self.request, self.language):
+            self.answered = self.answered or bool(sentence.strip())
             return sentence
         if self.answered:
             return ""

@@ -42,12 +42,20 @@ def took_words_for_a_device(
 ) -> bool:
     """Whether a call named, as a device the home lacks, words the user said:
     "Anna" of "say hello to my friend Anna". Not the example call's "...",
-    which the model copies when it has nothing to call."""
+    which the model copies when it has nothing to call, nor the place the
+    call gives as well ("Living Room" as name and area of a thermostat the
+    living room lacks: no device called Living Room was asked for)."""
     name = arguments.get("name")
     # "porch_light" is "porch light", as an entity id writes it.
     named = lower_words(name.replace("_", " ")) if isinstance(name, str) else []
+    places = [
+        lower_words(place)
+        for key in ("area", "floor")
+        if isinstance(place := arguments.get(key), str)
+    ]
     return (
         result.get("error") == NO_MATCH
         and bool(named)
         and set(named) <= set(lower_words(request))
+        and named not in places
     )

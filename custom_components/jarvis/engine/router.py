@@ -307,7 +307,8 @@ class ToolRouter:
         core = core_tools(catalogue)
         for tool in core:
             chosen.setdefault(tool.name, "core")
-        return _route_of(catalogue, chosen, first=core, lead=_lead(scored, core))
+        lead = _lead(scored, core, asks=asked_part(request) is not None)
+        return _route_of(catalogue, chosen, first=core, lead=lead)
 
     def search(
         self, query: str, catalogue: Sequence[ToolSpec], limit: int = 3
@@ -345,12 +346,16 @@ def _fell_open(catalogue: Sequence[ToolSpec]) -> Route:
 
 
 def _lead(
-    scored: Sequence[tuple[int, int, ToolSpec]], core: Sequence[ToolSpec]
+    scored: Sequence[tuple[int, int, ToolSpec]], core: Sequence[ToolSpec], *, asks: bool
 ) -> str | None:
     """The best-scoring tool; of several alike, a specific one: the core is
-    offered anyway."""
+    offered anyway. A look-up leads a request that asks something only:
+    led by it, 0.5B looked up the windows for "open all the windows"
+    ("open" is a state's word too)."""
     best = scored[0][0] if scored else 0
     top = [tool for score, _, tool in scored if score == best > 0]
+    if not asks:
+        top = [t for t in top if "getlivecontext" not in _topics(t)] or top
     return next((t.name for t in top if t not in core), top[0].name if top else None)
 
 
