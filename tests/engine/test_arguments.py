@@ -397,6 +397,9 @@ def test_a_level_nobody_said_is_the_step_they_said(
     guessed = {"name": "Kitchen", "volume_level": 100}
     tool = fitting_tool(SET_VOLUME, guessed, offered, request_text, language)
     assert tool is SET_VOLUME_RELATIVE
+    # A kind the relative tool does not take, as 0.5B adds it, carries over.
+    kinded = guessed | {"domain": ["media_player"]}
+    assert fitting_tool(SET_VOLUME, kinded, offered, request_text, language) is tool
     # The mute tool with a level is the volume's call (`_by_verbs`), and so
     # the step's.
     assert fitting_tool(mute, guessed, offered, request_text, language) is tool

@@ -192,12 +192,15 @@ def _by_step(
     ):
         return None
     kept = {name for name in args if name not in guessed}
+    # What picks the devices must carry over; a kind the other tool implies
+    # ("domain": "media_player") need not.
+    naming = kept & {"name", "area", "floor"}
 
     def takes(other: ToolSpec) -> int:
         taken = other.parameters.get("properties") or {}
         steps = _step_arguments(other)
         needed = set(other.parameters.get("required") or ()) - set(steps)
-        if not steps or not kept <= taken.keys() or not needed <= kept:
+        if not steps or not naming <= taken.keys() or not needed <= kept:
             return 0
         return verb_fit(other, request)
 
