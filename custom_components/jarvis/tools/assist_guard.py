@@ -186,11 +186,12 @@ class GuardedIntentTool(WrappingTool):
     ) -> JsonObjectType:
         """Run the intent now, or hold it when it would act sensitively."""
         # As the intent tool builds them; HA 2026.11 drops blank values, and
-        # so must the check, or a blank name would hide the targets.
+        # so must the check, or a blank name would hide the targets. Jarvis's
+        # own slot is Jarvis's to fill, never the model's.
         slots = {
             key: {"value": value}
             for key, value in tool_input.tool_args.items()
-            if not _blank(value)
+            if not _blank(value) and key != ENTITIES
         }
         language = llm_context.language or hass.config.language
         handler = service_intent_handler(hass, self.intent_type)
