@@ -524,3 +524,28 @@ async def test_the_loop_runs_the_call_its_arguments_fit(
     )
     assert positions == [{"name": "Vorhang", "position": 20}]
     assert turned_on == []
+
+
+def test_a_number_said_under_another_name_is_the_one_required() -> None:
+    """0.5B set the thermostat "to 21" with "percentage": 21, and the call
+    failed for want of a temperature."""
+    climate = ToolSpec(
+        "HassClimateSetTemperature",
+        "Sets the target temperature of a climate device or entity",
+        {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "temperature": {"type": "number"},
+            },
+            "required": ["temperature"],
+        },
+    )
+    guessed = {"name": "Living Room", "percentage": 21}
+    said = "set the thermostat to 21"
+    assert backed_by_request(climate, guessed, said) == {
+        "name": "Living Room",
+        "temperature": 21,
+    }
+    # A number nobody said stays where the model put it, and fails there.
+    assert backed_by_request(climate, guessed, "make it warmer") == guessed

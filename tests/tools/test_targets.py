@@ -301,6 +301,35 @@ async def test_a_name_that_is_no_name_is_taken_from_the_users_words(
     assert states(hass, AC, *OFFICE_LIGHTS) == ["off", "on", "on"]
 
 
+async def test_a_placeholder_name_is_what_the_words_point_to(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "start the vacuum" and "mute everything" with the example
+    call's "..." for a name, and Jarvis apologised: the words point to the
+    vacuums (which one?) and to every player."""
+    agent_id = await office_home(hass, scripted_llm)
+    vacuums = hass.states.async_entity_ids("vacuum")
+    before = states(hass, *vacuums)
+    scripted_llm.script(Reply(tool_calls=[("HassVacuumStart", {"name": "..."})]))
+
+    response = await converse(hass, agent_id, "start the vacuum")
+
+    assert speech(response).startswith("Which one do you mean: ")
+    assert states(hass, *vacuums) == before
+
+    players = hass.states.async_entity_ids("media_player")
+    scripted_llm.script(Reply(tool_calls=[("HassMediaPlayerMute", {"name": "..."})]))
+    muted = await converse(hass, agent_id, "mute everything")
+
+    assert speech(muted).startswith("Done, I muted ")
+    now_muted = [
+        player
+        for player in players
+        if hass.states.get(player).attributes.get("is_volume_muted")
+    ]
+    assert len(now_muted) > 1, speech(muted)
+
+
 async def test_a_place_the_user_did_not_say_is_a_guess(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

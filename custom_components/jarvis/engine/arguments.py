@@ -65,6 +65,7 @@ def backed_by_request(tool: ToolSpec, args: JsonObject, request: str) -> JsonObj
       with "%" or its language's "percent", or else its only number, unless
       the call has that number in a name ("speaker 2", "floor 2").
     """
+    args = _said_number_in_place(tool, args, request)
     properties: Mapping[str, Any] = tool.parameters.get("properties") or {}
     levels = [name for name, schema in properties.items() if _is_percentage(schema)]
     if len(levels) != 1:
@@ -105,6 +106,31 @@ def backed_by_request(tool: ToolSpec, args: JsonObject, request: str) -> JsonObj
         return checked
     whole = properties[level_name].get("type") == "integer"
     return checked | {level_name: int(level) if whole else level}
+
+
+def _said_number_in_place(tool: ToolSpec, args: JsonObject, request: str) -> JsonObject:
+    """A call with the number the user said, under a name the tool does not
+    take, moved to the one number the tool requires and the call lacks:
+    0.5B set the thermostat "to 21" with "percentage": 21."""
+    properties: Mapping[str, Any] = tool.parameters.get("properties") or {}
+    missing = [
+        name
+        for name in tool.parameters.get("required") or ()
+        if name not in args and _is_number(properties.get(name) or {})
+    ]
+    said = said_numbers(request)
+    foreign = [
+        name
+        for name, value in args.items()
+        if name not in properties
+        and isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and float(value) in said
+    ]
+    if len(missing) != 1 or len(foreign) != 1:
+        return args
+    moved = {name: value for name, value in args.items() if name != foreign[0]}
+    return moved | {missing[0]: args[foreign[0]]}
 
 
 def said_percent(request: str) -> float | None:

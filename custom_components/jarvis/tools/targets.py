@@ -26,8 +26,10 @@ from homeassistant.helpers import (
 )
 from homeassistant.util.json import JsonObjectType
 
+from ..engine.grounding import Device
 from ..engine.lang import leaves_out, says_all, says_everything, verb_domains
 from ..engine.phrases import FINAL_REPLY, OR, WHICH, FinalReply, listed, phrase
+from ..engine.pointed import points_to
 from ..engine.results import NO_MATCH
 from ..engine.router import command_parts
 from ..engine.text import (
@@ -141,6 +143,12 @@ def repair_targets(
             )
         ) is not None:
             return rest | {"name": {"value": said}}
+        if (
+            meant := _meant_by_words(
+                hass, handler, rest, assistant, request, language=language
+            )
+        ) is not None:
+            return meant
         return _no_match(f"'{name}' is not a name: say which device or area.")
     # A place the user did not say yields to a name that is a place ("start
     # the vacuum in the garage": name "Garage", area "Living Room" by 0.5B).
@@ -210,10 +218,7 @@ def repair_targets(
     if fitting and ("area" in rest or "floor" in rest):
         return rest | {"domain": {"value": sorted({s.domain for s in fitting})}}
     if every := _all_said(fitting, name, request, language):
-        return {
-            ENTITIES: {"value": [state.entity_id for state in every]},
-            "domain": {"value": sorted({state.domain for state in every})},
-        }
+        return _of_all(every)
     if fitting:
         return _which(fitting, language)
     if ("area" in rest or "floor" in rest) and (
@@ -429,6 +434,43 @@ def _named_by_user(
     return found.pop() if len(found) == 1 else None
 
 
+def _meant_by_words(
+    hass: HomeAssistant,
+    handler: intent.DynamicServiceIntentHandler,
+    rest: Slots,
+    assistant: str | None,
+    request: str | None,
+    *,
+    language: str,
+) -> Slots | Answer | None:
+    """For a placeholder name ("..."), the devices the call can reach that
+    the user's words point to: those sharing the most words of their names,
+    else those of a kind the words say ("start the vacuum", which 0.5B sent
+    with the example call's "..."). The one such device, or which of them,
+    or all of them where the words say everything ("mute everything"; of
+    the kinds a room's "everything" is, never its doors or locks); None
+    where the words point to none."""
+    if not request:
+        return None
+    reachable = intent.async_match_targets(
+        hass, intent_constraints(handler, rest, assistant)
+    ).states
+    said = folded_words(request)
+    by_name = {state: _words_fitting(state.name, said) for state in reachable}
+    best = max(by_name.values(), default=0)
+    meant = [state for state, fit in by_name.items() if best and fit == best] or [
+        state
+        for state in reachable
+        if points_to(Device((), state.domain, state.state), said)
+    ]
+    if len(meant) == 1:
+        return rest | {"name": {"value": meant[0].name}}
+    if says_everything(request, language) and not leaves_out(request, language):
+        every = [state for state in meant if state.domain in _ROOM_DOMAINS]
+        return _of_all(every) if every else None
+    return _which(meant, language) if meant else None
+
+
 def _one_named(states: Sequence[State], text: str) -> str | None:
     """The one of these devices the text names in full, the most specific."""
     said = folded_words(text)
@@ -597,6 +639,15 @@ def _all_said(
         return []
     kinds = verb_domains(request, language)
     return [state for state in fitting if not kinds or state.domain in kinds]
+
+
+def _of_all(states: Sequence[State]) -> Slots:
+    """Slots for each of these devices, which Jarvis's own calls act on
+    (`ENTITIES`)."""
+    return {
+        ENTITIES: {"value": [state.entity_id for state in states]},
+        "domain": {"value": sorted({state.domain for state in states})},
+    }
 
 
 def _which(fitting: Sequence[State], language: str) -> Answer:
