@@ -549,3 +549,27 @@ def test_a_number_said_under_another_name_is_the_one_required() -> None:
     }
     # A number nobody said stays where the model put it, and fails there.
     assert backed_by_request(climate, guessed, "make it warmer") == guessed
+
+
+def test_a_call_that_cannot_run_is_the_tool_the_verbs_fit() -> None:
+    """0.5B sent "turn on the fan" as HassFanSetSpeed with no speed."""
+    fan_speed = ToolSpec(
+        "HassFanSetSpeed",
+        "Sets a fan's speed by percentage",
+        {
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "percentage": PERCENT},
+            "required": ["percentage"],
+        },
+    )
+    turn_off = replace(TURN_ON, name="HassTurnOff", description="Turns off a device")
+    offered = [fan_speed, TURN_ON, turn_off]
+    placeholder = {"name": "..."}
+    assert fitting_tool(fan_speed, placeholder, offered, "turn on the fan") is TURN_ON
+    assert (
+        fitting_tool(fan_speed, placeholder, offered, "switch the fan off") is turn_off
+    )
+    # A number said may fill it: the call stays, and so does one that can run.
+    assert fitting_tool(fan_speed, placeholder, offered, "fan to 40") is fan_speed
+    full = placeholder | {"percentage": 100}
+    assert fitting_tool(fan_speed, full, offered, "turn on the fan") is fan_speed

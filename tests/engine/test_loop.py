@@ -1270,3 +1270,6 @@ def test_a_place_given_as_name_and_area_is_no_device_asked_for() -> None:
     assert took_words_for_a_device(no_match, named, request)
     placed = named | {"area": "Living Room"}
     assert not took_words_for_a_device(no_match, placed, request)
+    # A name said in plural is the user's word.
+    curtain: JsonObject = {"name": "curtain"}
+    assert took_words_for_a_device(no_match, curtain, "close the curtains")

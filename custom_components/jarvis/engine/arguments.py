@@ -165,14 +165,16 @@ def fitting_tool(
     language: str | None = None,
 ) -> ToolSpec:
     """The offered tool a call was meant for: the one called, unless its
-    arguments (`_by_arguments`) or the request's verbs (`_by_verbs`) say
-    which other one, and then the one that takes a step the request says
-    instead of a level (`_by_step`)."""
+    arguments (`_by_arguments`) or the request's verbs (`_by_verbs`, or
+    `_by_missing` for a call its tool cannot run) say which other one, and
+    then the one that takes a step the request says instead of a level
+    (`_by_step`)."""
     offered = list(offered)
     others = [other for other in offered if other.name != tool.name]
     fitted = (
         _by_arguments(tool, args, others, request)
         or _by_verbs(tool, args, others, request)
+        or _by_missing(tool, args, others, request)
         or tool
     )
     # A mute call was the volume's by its verbs, and the volume's level
@@ -320,6 +322,27 @@ def _by_verbs(
             (verb_fit(other, request), other)
             for other in others
             if other not in core and _takes_as_they_are(other, args)
+        ]
+    )
+
+
+def _by_missing(
+    tool: ToolSpec, args: JsonObject, others: list[ToolSpec], request: str
+) -> ToolSpec | None:
+    """The tool the request's verbs fit best, the on/off tools too, for a
+    call that lacks what its tool requires, in a request that says no
+    number to fill it with: 0.5B sent "turn on the fan" as HassFanSetSpeed
+    with no speed, which cannot run."""
+    if said_numbers(request) or all(
+        name in args for name in tool.parameters.get("required") or ()
+    ):
+        return None
+    return _best(
+        [
+            (verb_fit(other, request), other)
+            for other in others
+            if _takes_as_they_are(other, args)
+            and all(name in args for name in other.parameters.get("required") or ())
         ]
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .text import lower_words
+from .text import folded_words, lower_words, singular
 
 
 def failed(result: Mapping[str, object]) -> bool:
@@ -56,6 +56,7 @@ def took_words_for_a_device(
     return (
         result.get("error") == NO_MATCH
         and bool(named)
-        and set(named) <= set(lower_words(request))
+        # "curtain" of "close the curtains" is the user's word too.
+        and {singular(word) for word in named} <= folded_words(request)
         and named not in places
     )
