@@ -66,16 +66,10 @@ from .intent_reach import (
     turned_as_said,
 )
 from .match_words import MatchInWordsTool, called_in_words
+from .meant import Answer, vague_target
 from .outside import outside_content_tool
 from .services import satellite_area
-from .targets import (
-    ENTITIES,
-    Answer,
-    Slots,
-    named_instead,
-    repair_targets,
-    vague_target,
-)
+from .targets import ENTITIES, Slots, named_instead, repair_targets
 from .todo_lists import LIST_SERVICES, ListItemTool
 
 

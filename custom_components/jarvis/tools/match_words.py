@@ -10,7 +10,7 @@ from homeassistant.util.json import JsonObjectType
 from ..engine.results import NO_MATCH
 from .builtin import WrappingTool
 from .deeds import with_did_phrase
-from .targets import MAX_CHOICES
+from .meant import MAX_CHOICES
 
 
 class MatchInWordsTool(WrappingTool):

@@ -14,21 +14,17 @@ in the kitchen").
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import (
     area_registry as ar,
-    entity_registry as er,
     floor_registry as fr,
     intent,
 )
-from homeassistant.util.json import JsonObjectType
 
 from ..engine.grounding import Device
 from ..engine.lang import leaves_out, says_all, says_everything, verb_domains
-from ..engine.phrases import FINAL_REPLY, OR, WHICH, FinalReply, listed, phrase
 from ..engine.pointed import points_to
 from ..engine.results import NO_MATCH
 from ..engine.router import command_parts
@@ -40,16 +36,10 @@ from ..engine.text import (
     telling_words,
     within,
 )
-from .services import closest_names, entity_area, entity_places
+from .meant import Answer, which, words_fitting
+from .services import closest_names
 
 type Slots = dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class Answer:
-    """The tool result to give instead of calling HA."""
-
-    result: JsonObjectType
 
 
 # What "everything in the office" means when the model named the room as a
@@ -58,10 +48,8 @@ _ROOM_DOMAINS = ["fan", "light", "media_player", "switch"]
 # Slots that narrow down where a name is looked for; those of them by kind.
 _NARROWING = ("area", "floor", "domain", "device_class")
 _KINDS = ("domain", "device_class")
-# Listed in the question; more would be too long to hear.
-MAX_CHOICES = 6
 # A slot of Jarvis's own, which HA's handlers let through: the entities a
-# call is for, of all its other slots reach (`every_fitting`).
+# call is for, of all its other slots reach (`_of_all`).
 ENTITIES = "jarvis_entities"
 
 
@@ -220,7 +208,7 @@ def repair_targets(
     if every := _all_said(fitting, name, request, language):
         return _of_all(every)
     if fitting:
-        return _which(fitting, language)
+        return which(fitting, language)
     if ("area" in rest or "floor" in rest) and (
         kinds := _kinds_in(
             hass, handler, rest, assistant, request=request, language=language
@@ -257,116 +245,6 @@ def repair_targets(
     return _no_match(
         f"Nothing in the home is called '{name}'. "
         + closest_names("device", name, [state.name for state in exposed])
-    )
-
-
-def said_targets(
-    hass: HomeAssistant, states: Sequence[State], request: str, language: str
-) -> list[State]:
-    """Of what a call reaches, what the request names: the devices in the
-    areas or floors it says ("die Stehlampe in der Garage", where 0.5B's call
-    on the shared name reached every Stehlampe), then of those the devices
-    it names in full ("la tira LED en el despacho", where 0.5B's call on the
-    whole office reached its floor lamp too). All of them where it names
-    none, or leaves some out ("all lights except the lamp")."""
-    if len(states) < 2 or leaves_out(request, language):
-        return list(states)
-    said = folded_words(request)
-    place_words: set[str] = set()
-    in_said_place: list[State] = []
-    for state in states:
-        if said_places := [
-            telling
-            for place in entity_places(hass, state.entity_id)
-            if all_said(telling := telling_words(place), said)
-        ]:
-            in_said_place.append(state)
-            place_words.update(*said_places)
-    if in_said_place:
-        states = in_said_place
-    entities = er.async_get(hass)
-    names = {
-        state.entity_id: [
-            state.name,
-            *(entry.aliases if (entry := entities.async_get(state.entity_id)) else ()),
-        ]
-        for state in states
-    }
-    named = {
-        name: frozenset(telling)
-        for state in states
-        for name in names[state.entity_id]
-        # A name that is only the place said ("Kitchen", the kitchen's light)
-        # names the place, not the device.
-        if (telling := telling_words(name) - place_words)
-        and all_said(telling, said)
-        and not said_in_plural(name, request)
-    }
-    if not named:
-        return list(states)
-    meant = set(most_specific(named))
-    return [state for state in states if meant.intersection(names[state.entity_id])]
-
-
-# The shortest word taken as the end of a compound name ("Lampe" of
-# "Stehlampe").
-_COMPOUND_END = 5
-
-
-def vague_target(
-    hass: HomeAssistant,
-    states: Sequence[State],
-    request: str,
-    *,
-    language: str,
-    assistant: str | None,
-    satellite_area: str | None,
-) -> Answer | None:
-    """Which device is meant, asked where a call picks one device the
-    request does not name (in full, by area or floor, or by being where the
-    satellite is) of several its words fit as well: 0.5B took "turn on the
-    light" as Kitchen Lights. The devices that share the most of its words
-    are asked about, with the one picked: "the office lights" are Office
-    RGBW Lights, not any light, where no area holds them. None where its
-    words fit only the one picked, or none (a name in another language), or
-    the call acts on several ("all the lights")."""
-    if len(states) != 1:
-        return None
-    (state,) = states
-    said = folded_words(request)
-    entry = er.async_get(hass).async_get(state.entity_id)
-    names = [state.name, *(entry.aliases if entry else ())]
-    places = entity_places(hass, state.entity_id)
-    if any(all_said(telling_words(name), said) for name in [*names, *places]) or (
-        satellite_area and entity_area(hass, state.entity_id) == satellite_area
-    ):
-        return None
-    fits = {
-        other.entity_id: (other, _words_fitting(other.name, said))
-        for other in intent.async_match_targets(
-            hass,
-            intent.MatchTargetsConstraints(domains={state.domain}, assistant=assistant),
-        ).states
-    }
-    best = max((score for _, score in fits.values()), default=0)
-    meant = [other for other, score in fits.values() if best and score == best]
-    if state.entity_id not in {other.entity_id for other in meant}:
-        meant.append(state)
-    return _which(meant, language) if len(meant) > 1 else None
-
-
-def _words_fitting(name: str, said: set[str]) -> int:
-    """How many of the words said fit a word of the name, or end it
-    ("Lampe" of "Stehlampe")."""
-    return sum(
-        1
-        for word in said
-        if len(word) > 2
-        and any(
-            name_word == word
-            or (len(word) >= _COMPOUND_END and name_word.endswith(word))
-            for name_word in folded_words(name)
-        )
     )
 
 
@@ -456,7 +334,7 @@ def _meant_by_words(
         hass, intent_constraints(handler, rest, assistant)
     ).states
     said = folded_words(request)
-    by_name = {state: _words_fitting(state.name, said) for state in reachable}
+    by_name = {state: words_fitting(state.name, said) for state in reachable}
     best = max(by_name.values(), default=0)
     meant = [state for state, fit in by_name.items() if best and fit == best] or [
         state
@@ -468,7 +346,7 @@ def _meant_by_words(
     if says_everything(request, language) and not leaves_out(request, language):
         every = [state for state in meant if state.domain in _ROOM_DOMAINS]
         return _of_all(every) if every else None
-    return _which(meant, language) if meant else None
+    return which(meant, language) if meant else None
 
 
 def _one_named(states: Sequence[State], text: str) -> str | None:
@@ -648,19 +526,6 @@ def _of_all(states: Sequence[State]) -> Slots:
         ENTITIES: {"value": [state.entity_id for state in states]},
         "domain": {"value": sorted({state.domain for state in states})},
     }
-
-
-def _which(fitting: Sequence[State], language: str) -> Answer:
-    names = sorted({state.name for state in fitting})[:MAX_CHOICES]
-    choices = listed(names, language, OR)
-    question = phrase(WHICH, language).format(choices=choices)
-    return Answer(
-        {
-            "error": "ambiguous_target",
-            "error_text": f"Several devices fit: {', '.join(names)}. Nothing was done.",
-            FINAL_REPLY: FinalReply(question),
-        }
-    )
 
 
 def _no_match(text: str) -> Answer:
