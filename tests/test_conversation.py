@@ -729,7 +729,7 @@ def test_tool_specs_are_the_same_whatever_order_ha_lists_them_in(
             llm_context=llm.LLMContext("test", None, None, None, None),
             tools=tools,
         )
-        return tool_specs(api, ToolNames(api))
+        return tool_specs(hass, api, ToolNames(api))
 
     one = specs([Choice("B", ["up", "down"]), Choice("A", ["x"])])
     other = specs([Choice("A", ["x"]), Choice("B", ["down", "up"])])

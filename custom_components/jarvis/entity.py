@@ -58,8 +58,12 @@ from .engine.loop import (
 )
 from .engine.types import JsonObject, Message, ToolCall, ToolSpec
 from .memory import HOUSEHOLD, async_get_memory
-from .tools.assist_guard import guard_assist_tools
-from .tools.builtin import model_names
+from .tools.assist_guard import (
+    guard_assist_tools,
+    intent_kinds,
+    intent_type_of,
+)
+from .tools.builtin import innermost, model_names
 from .tools.home import device_context, home_api
 
 
@@ -90,13 +94,16 @@ class ToolNames:
         return self._to_full.get(name, name)
 
 
-def tool_specs(api: llm.APIInstance | None, names: ToolNames) -> list[ToolSpec]:
+def tool_specs(
+    hass: HomeAssistant, api: llm.APIInstance | None, names: ToolNames
+) -> list[ToolSpec]:
     """Home Assistant's LLM tools as engine tool specs, by name and with each
     list of allowed values sorted. HA's order of both changed from one start
     to the next (the order its integrations loaded in, and sets), and with
     it the prompt the server had cached and the tool a tie gave 0.5B."""
     if api is None:
         return []
+    kinds = intent_kinds(hass)
     return [
         ToolSpec(
             name=names.short(tool.name),
@@ -104,6 +111,7 @@ def tool_specs(api: llm.APIInstance | None, names: ToolNames) -> list[ToolSpec]:
             parameters=_sorted_choices(
                 convert(tool.parameters, custom_serializer=api.custom_serializer)
             ),
+            kinds=kinds.get(intent_type_of(innermost(tool)) or "", frozenset()),
         )
         for tool in sorted(api.tools, key=attrgetter("name"))
     ]
@@ -366,7 +374,7 @@ class JarvisLLMEntity(Entity):
         loop = self._reply_loop()
         request = loop.warm_up_request(
             system_prompt=system_prompt,
-            tools=tool_specs(chat_log.llm_api, names),
+            tools=tool_specs(self.hass, chat_log.llm_api, names),
             # What a turn's context starts with; the time comes after it.
             context=device_context(self.hass, llm_context),
         )
@@ -398,7 +406,7 @@ class JarvisLLMEntity(Entity):
         result = await loop.run(
             system_prompt=system_prompt,
             history=history,
-            tools=tool_specs(chat_log.llm_api, names),
+            tools=tool_specs(self.hass, chat_log.llm_api, names),
             host=ChatLogHost(chat_log, self.entity_id, names),
             language=language,
             user=user or HOUSEHOLD,

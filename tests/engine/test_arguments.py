@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -468,6 +469,130 @@ async def test_the_loop_turns_a_guessed_level_into_the_step_said(
         history=[Message("user", "turn down the volume in the living room")],
     )
     assert relative == [{"name": "Living Room", "volume_step": "down"}]
+
+
+PLAYER = frozenset({"media_player"})
+
+
+def _player_tool(name: str, description: str) -> ToolSpec:
+    properties = {"name": {"type": "string"}, "area": {"type": "string"}}
+    return ToolSpec(
+        name, description, {"type": "object", "properties": properties}, PLAYER
+    )
+
+
+# HA's player tools as the router offers them for "music": not the volume's.
+PLAYER_TOOLS = [
+    _player_tool("HassMediaNext", "Skips a media player to the next item"),
+    _player_tool("HassMediaPause", "Pauses a media player"),
+    _player_tool("HassMediaPlayerUnmute", "Unmutes a media player"),
+]
+PLAYER_STEP = ToolSpec(
+    SET_VOLUME_RELATIVE.name,
+    SET_VOLUME_RELATIVE.description,
+    {
+        "type": "object",
+        "properties": {
+            "volume_step": STEP,
+            "name": {"type": "string"},
+            "area": {"type": "string"},
+        },
+        "required": ["volume_step"],
+    },
+    PLAYER,
+)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "language", "called"),
+    [
+        ("turn down the music in the kitchen", "en", "HassMediaNext"),
+        ("turn the music up", "en", "HassMediaPlayerUnmute"),
+        ("baja la música de la cocina", "es", "HassMediaPause"),
+    ],
+)
+def test_a_step_said_of_a_player_is_its_volume_step(
+    request_text: str, language: str, called: str
+) -> None:
+    """0.5B sent "turn down the music in the kitchen" as HassMediaNext, and
+    the track was skipped: a player's tool none of whose own verbs the
+    request says, where it says a step, is the player's step tool, from the
+    whole catalogue when it was not offered."""
+    tool = next(spec for spec in PLAYER_TOOLS if spec.name == called)
+    catalogue = [*PLAYER_TOOLS, PLAYER_STEP, LIGHT_SET]
+    args = {"area": "Kitchen"}
+    fitted = fitting_tool(
+        tool, args, PLAYER_TOOLS, request_text, language, catalogue=catalogue
+    )
+    assert fitted is PLAYER_STEP
+
+
+@pytest.mark.parametrize(
+    ("request_text", "called"),
+    [
+        # Its own verb said.
+        ("skip to the next song and turn it up", "HassMediaNext"),
+        # A number said: a level, not a step.
+        ("turn the music down to 20", "HassMediaPause"),
+        # No step said.
+        ("stop the music in the kitchen", "HassMediaPause"),
+    ],
+)
+def test_a_players_own_verb_or_a_number_keeps_its_tool(
+    request_text: str, called: str
+) -> None:
+    tool = next(spec for spec in PLAYER_TOOLS if spec.name == called)
+    catalogue = [*PLAYER_TOOLS, PLAYER_STEP]
+    fitted = fitting_tool(
+        tool, {"name": "Kitchen"}, PLAYER_TOOLS, request_text, catalogue=catalogue
+    )
+    assert fitted is tool
+
+
+def test_a_step_said_of_another_kind_takes_no_players_step() -> None:
+    """Only a tool of the same kind of device takes the step: a light's
+    call for "turn down the lights" is no volume step."""
+    lights = replace(LIGHT_SET, kinds=frozenset({"light"}))
+    args = {"name": "Kitchen", "brightness": 20}
+    fitted = fitting_tool(
+        lights,
+        args,
+        [lights],
+        "turn down the kitchen lights",
+        catalogue=[lights, *PLAYER_TOOLS, PLAYER_STEP],
+    )
+    assert fitted is lights
+
+
+async def test_the_loop_offers_the_players_step_for_a_call_that_skips(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    """HA receives the volume step, not the skip, for "turn down the music"."""
+    ran: list[tuple[str, JsonObject]] = []
+
+    def recorded(name: str) -> Any:
+        async def run(args: JsonObject) -> JsonObject:
+            ran.append((name, args))
+            return {"success": True}
+
+        return run
+
+    catalogue = [*PLAYER_TOOLS, PLAYER_STEP]
+    host = LocalStepHost({tool.name: recorded(tool.name) for tool in catalogue})
+    scripted_llm.script(
+        Reply(content='{"name": "HassMediaNext", "arguments": {"area": "Kitchen"}}'),
+        Reply(content="Done."),
+    )
+    await run_loop(
+        client,
+        host,
+        model="qwen2.5-coder:0.5b",
+        tools=[*TOOLS, *catalogue],
+        history=[Message("user", "turn down the music in the kitchen")],
+    )
+    assert ran == [
+        ("HassSetVolumeRelative", {"area": "Kitchen", "volume_step": "down"})
+    ]
 
 
 def test_a_choice_copied_from_the_tool_section_does_not_keep_the_wrong_tool() -> None:

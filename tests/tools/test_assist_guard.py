@@ -744,6 +744,17 @@ async def test_a_call_for_another_state_says_the_state_it_found(
     assert speech(response) == "Done, I resumed Walkman."
 
 
+async def _walkman_at_half_volume(hass: HomeAssistant) -> str:
+    walkman = "media_player.walkman"
+    await hass.services.async_call(
+        "media_player",
+        "volume_set",
+        {"entity_id": walkman, "volume_level": 0.5},
+        blocking=True,
+    )
+    return walkman
+
+
 @pytest.mark.parametrize(
     ("request_text", "step", "language", "said"),
     [
@@ -769,13 +780,7 @@ async def test_a_volume_step_is_said_in_jarvis_s_words(
     call Jarvis sees: the step it took is said without a model's summary
     (0.5B's made up "increased by 10%")."""
     agent_id = (await agents(hass, scripted_llm))["Assist only"]
-    walkman = "media_player.walkman"
-    await hass.services.async_call(
-        "media_player",
-        "volume_set",
-        {"entity_id": walkman, "volume_level": 0.5},
-        blocking=True,
-    )
+    walkman = await _walkman_at_half_volume(hass)
     before = hass.states.get(walkman).attributes["volume_level"]
     scripted_llm.script(
         Reply(
@@ -790,6 +795,27 @@ async def test_a_volume_step_is_said_in_jarvis_s_words(
     assert (after > before) is (step == "up")
     assert speech(response) == said
     assert len(scripted_llm.chat_requests) == 1
+
+
+async def test_a_step_said_of_a_player_turns_its_volume_not_its_track(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "turn down the music in the kitchen" as HassMediaNext, and
+    HA skipped the track: a player's step is its volume's, by the kinds of
+    device HA's intents act on."""
+    agent_id = (await agents(hass, scripted_llm))["Assist only"]
+    walkman = await _walkman_at_half_volume(hass)
+    playing = hass.states.get(walkman).attributes["media_title"]
+    scripted_llm.script(
+        Reply(tool_calls=[("HassMediaNext", {"name": "Walkman"})]),
+        Reply(content="Skipped."),
+    )
+    response = await converse(hass, agent_id, "turn down the music on the walkman")
+
+    state = hass.states.get(walkman)
+    assert state.attributes["volume_level"] < 0.5
+    assert state.attributes["media_title"] == playing
+    assert speech(response) == "Done, I turned down the volume of Walkman."
 
 
 async def test_intent_tools_follow_the_guarded_kinds(

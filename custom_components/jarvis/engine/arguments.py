@@ -163,13 +163,18 @@ def fitting_tool(
     offered: Iterable[ToolSpec],
     request: str,
     language: str | None = None,
+    *,
+    catalogue: Iterable[ToolSpec] = (),
 ) -> ToolSpec:
     """The offered tool a call was meant for: the one called, unless its
     arguments (`_by_arguments`) or the request's verbs (`_by_verbs`, or
     `_by_missing` for a call its tool cannot run) say which other one, and
     then the one that takes a step the request says instead of a level
-    (`_by_step`)."""
+    (`_by_step`), or instead of an action of its own it does not say: that
+    one from the whole catalogue (`_by_kind_step`)."""
     offered = list(offered)
+    if stepped := _by_kind_step(tool, args, catalogue, request, language):
+        return stepped
     others = [other for other in offered if other.name != tool.name]
     fitted = (
         _by_arguments(tool, args, others, request)
@@ -233,6 +238,44 @@ def _by_step(
         return verb_fit(other, request)
 
     return _best([(takes(other), other) for other in others])
+
+
+def _by_kind_step(
+    tool: ToolSpec,
+    args: JsonObject,
+    catalogue: Iterable[ToolSpec],
+    request: str,
+    language: str | None,
+) -> ToolSpec | None:
+    """The tool for the same kind of device that takes a step, for a call of
+    a tool with verbs of its own, none of which the request says, where it
+    says a step and no number: 0.5B sent "turn down the music in the
+    kitchen" as HassMediaNext, and the track was skipped. "music" had
+    offered only the player tools it names, not the relative volume."""
+    if (
+        not tool.kinds
+        or _step_arguments(tool)
+        or said_numbers(request)
+        or way_said(request, language, _STEPS) is None
+    ):
+        return None
+    others = [other for other in catalogue if other.name != tool.name]
+    if own_verb_fit(tool, request, others) != 0:
+        return None
+    naming = args.keys() & {"name", "area", "floor"}
+
+    def takes(other: ToolSpec) -> bool:
+        steps = _step_arguments(other)
+        needed = set(other.parameters.get("required") or ()) - set(steps)
+        taken = other.parameters.get("properties") or {}
+        return (
+            other.kinds == tool.kinds
+            and bool(steps)
+            and naming <= taken.keys()
+            and needed <= args.keys()
+        )
+
+    return _best([(1, other) for other in others if takes(other)])
 
 
 def with_said_step(

@@ -16,6 +16,9 @@ class ToolSpec:
     name: str
     description: str
     parameters: JsonObject
+    # The kinds of device (Home Assistant's domains) it acts on, where its
+    # host knows them: "media_player" for each of a player's tools.
+    kinds: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

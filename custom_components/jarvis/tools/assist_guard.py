@@ -450,10 +450,8 @@ def guard_assist_tools(
     def guard(tool: llm.Tool) -> llm.Tool | None:
         if (fenced := outside_content_tool(hub, tool)) is not None:
             return fenced
-        if not isinstance(tool, llm.IntentTool):
+        if (intent_type := intent_type_of(tool)) is None:
             return None
-        # HA 2026.11 names intent tools apart from their intent type.
-        intent_type = str(getattr(tool, "intent_type", tool.name))
         if service := LIST_SERVICES.get(intent_type):
             return ListItemTool(hub, tool, service, repair=repair)
         if intent_type == intent.INTENT_START_TIMER:
@@ -477,12 +475,31 @@ def _serving(
     seen = dict(zip(inner, model_names(tools), strict=True))
     serving: dict[str, list[str]] = {}
     for handler in handlers:
-        domains = set(getattr(handler, "required_domains", None) or ())
         if (name := seen.get(handler.intent_type)) is None:
             continue
-        for domain in sorted(domains | set(handler.platforms or ())):
+        for domain in sorted(_kinds(handler)):
             serving.setdefault(domain, []).append(name)
     return serving
+
+
+def _kinds(handler: intent.IntentHandler) -> frozenset[str]:
+    """The domains an intent acts on."""
+    required = getattr(handler, "required_domains", None) or ()
+    return frozenset(required) | frozenset(handler.platforms or ())
+
+
+def intent_type_of(tool: llm.Tool) -> str | None:
+    """The intent an intent tool runs."""
+    if not isinstance(tool, llm.IntentTool):
+        return None
+    # HA 2026.11 names intent tools apart from their intent type.
+    return str(getattr(tool, "intent_type", tool.name))
+
+
+@callback
+def intent_kinds(hass: HomeAssistant) -> dict[str, frozenset[str]]:
+    """The domains each intent acts on, by intent type."""
+    return {handler.intent_type: _kinds(handler) for handler in intent.async_get(hass)}
 
 
 def _with_did_phrase(

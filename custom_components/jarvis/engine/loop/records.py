@@ -97,3 +97,9 @@ class TurnResult:
     # Its prompts showed no tools (small talk, an answer from memory): the
     # server's prompt cache no longer starts as the next command's will.
     without_tools: bool = False
+
+
+def call_words(request: str, arguments: JsonObject) -> str:
+    """What a tool result is matched against: the request and the call's values."""
+    values = " ".join(str(value) for value in arguments.values())
+    return f"{request} {values}"

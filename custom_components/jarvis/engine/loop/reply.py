@@ -49,10 +49,10 @@ from ..router import (
 from ..text import any_of
 from ..types import JsonObject, Message, ToolSpec
 from .host import StepHost, say_text
-from .records import LLMCallRecord, TurnResult
+from .records import LLMCallRecord, TurnResult, call_words
 from .settings import Engine, LoopSettings, ProtocolMemory
 from .step import ModelStep
-from .turn import LookUp, Turn, call_words, say
+from .turn import LookUp, Turn, say
 
 
 class ReplyLoop:

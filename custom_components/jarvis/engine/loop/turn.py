@@ -56,7 +56,7 @@ from .instructions import (
     in_language,
     summary_instruction,
 )
-from .records import Ended, Purpose, StepEnd, ToolCallRecord, TurnResult
+from .records import Ended, Purpose, StepEnd, ToolCallRecord, TurnResult, call_words
 from .rule import AfterStep, StepOutcome, next_step
 from .settings import Engine
 from .step import ModelStep, call_key
@@ -560,11 +560,18 @@ class Turn:
         given = {k: v for k, v in call.arguments.items() if v is not None and v != ""}
         if (
             fitting := fitting_tool(
-                tool, given, self.tools.values(), self.request, self.language
+                tool,
+                given,
+                self.tools.values(),
+                self.request,
+                self.language,
+                catalogue=self.catalogue,
             )
         ) != tool:
             _LOGGER.info("%s's arguments are %s's", tool.name, fitting.name)
             tool = fitting
+            if tool.name not in self.tools:
+                self._offer(tool, "takes the step said")
             taken = tool.parameters.get("properties") or {}
             given = {k: v for k, v in given.items() if k in taken}
         args = backed_by_request(tool, repair_arguments(tool, given), self.request)
@@ -576,12 +583,6 @@ class Turn:
                 "error_text": f"{tool.name}: {problem}.",
             }
         return call, None
-
-
-def call_words(request: str, arguments: JsonObject) -> str:
-    """What a tool result is matched against: the request and the call's values."""
-    values = " ".join(str(value) for value in arguments.values())
-    return f"{request} {values}"
 
 
 async def say(text: str, turn: Turn) -> AsyncIterator[Delta]:
