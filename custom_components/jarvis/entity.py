@@ -58,12 +58,8 @@ from .engine.loop import (
 )
 from .engine.types import JsonObject, Message, ToolCall, ToolSpec
 from .memory import HOUSEHOLD, async_get_memory
-from .tools.assist_guard import (
-    guard_assist_tools,
-    intent_kinds,
-    intent_type_of,
-)
-from .tools.builtin import innermost, model_names
+from .tools.assist_guard import guard_assist_tools, intent_kinds
+from .tools.builtin import innermost, intent_type_of, model_names
 from .tools.home import device_context, home_api
 
 

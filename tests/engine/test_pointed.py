@@ -6,7 +6,12 @@ from __future__ import annotations
 import pytest
 
 from custom_components.jarvis.engine.grounding import Device
-from custom_components.jarvis.engine.pointed import asks_of_the_home, points_nowhere
+from custom_components.jarvis.engine.pointed import (
+    asks_of_the_home,
+    points_nowhere,
+    points_to,
+)
+from custom_components.jarvis.engine.text import folded_words
 from custom_components.jarvis.engine.types import Message
 
 HOME = [
@@ -64,3 +69,12 @@ def test_a_yes_counts_the_question_it_answers() -> None:
     ]
     assert points_nowhere(stated, HOME)
     assert not points_nowhere([], HOME)
+
+
+@pytest.mark.parametrize(
+    ("said", "pointed"), [("switch off the tv", True), ("the tvshow", False)]
+)
+def test_a_short_word_for_a_kind_points_to_it(said: str, pointed: bool) -> None:
+    """ "TV" is a word for a player none of whose names says it."""
+    player = Device(("Lounge room",), "media_player", "playing")
+    assert points_to(player, folded_words(said)) is pointed

@@ -185,10 +185,12 @@ async def test_home_assistants_failed_match_is_told_in_words(
     making the same call again. A name of a kind the intent cannot act on
     names the tools that can."""
     agent_id = await office_home(hass, scripted_llm)
-
-    _, results = await run(
-        hass, scripted_llm, agent_id, ("HassMediaPause", {"name": "Kitchen Window"})
+    scripted_llm.script(
+        Reply(tool_calls=[("HassMediaPause", {"name": "Kitchen Window"})]),
+        Reply(content="Done."),
     )
+    with logged_results(hass) as results:
+        await converse(hass, agent_id, "stop the kitchen window")
     # An intent that matches its own way: 0.5B's call for "set the LED strip
     # in the kids room to 40 percent".
     _, volume = await run(
@@ -203,8 +205,9 @@ async def test_home_assistants_failed_match_is_told_in_words(
         "error_text": "Nothing was done: Kitchen Window is a cover entity, which "
         "HassMediaPause cannot act on. Use HassSetPosition or HassStopMoving for it.",
     }
+    # The name is the Office area's, which has no player.
     assert volume[0]["error_text"].startswith(
-        "Nothing was done. No media_player called 'Office' was found."
+        "Nothing was done. No media_player in area 'Office' was found."
     )
 
 
@@ -715,3 +718,106 @@ async def test_a_made_up_name_in_joined_commands_is_the_device_one_of_them_names
     )
 
     assert states(hass, *OFFICE_LIGHTS, "light.bed_light") == ["off", "on", "on"]
+
+
+async def test_a_thermostat_not_named_is_asked_about(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "set the thermostat to 21", in a home of three thermostats
+    in no area, with the living room for its name, area and floor. HA's
+    climate intent matches its own way, with no service intent for the
+    target repair: it is put right by the kinds the intent acts on."""
+    agent_id = await office_home(hass, scripted_llm)
+    before = temperatures(hass)
+    guessed = {"area": "Living Room", "name": "Living Room", "floor": "1"}
+    scripted_llm.script(
+        Reply(
+            tool_calls=[("HassClimateSetTemperature", guessed | {"temperature": 21})]
+        ),
+        Reply(content="Done."),
+    )
+    response = await converse(hass, agent_id, "set the thermostat to 21")
+
+    assert speech(response) == "Which one do you mean: Ecobee, HeatPump or Hvac?"
+    assert temperatures(hass) == before
+
+    # The answer runs the call on the one it names, with no model call but
+    # the one that words what was done: 0.5B took "the HeatPump" for a
+    # question, and answered "The HeatPump is a climate device.".
+    scripted_llm.script(Reply(content="The HeatPump is set to 21 degrees."))
+    calls_before = len(scripted_llm.chat_requests)
+    await converse(hass, agent_id, "the HeatPump please", response["conversation_id"])
+
+    assert temperatures(hass) == before | {"climate.heatpump": 21}
+    assert len(scripted_llm.chat_requests) == calls_before + 1
+
+
+def temperatures(hass: HomeAssistant) -> dict[str, Any]:
+    return {
+        state.entity_id: state.attributes.get("temperature")
+        for state in hass.states.async_all("climate")
+    }
+
+
+@pytest.mark.parametrize(
+    ("request_text", "call", "asked"),
+    [
+        # A name none of the user's words say, and words that point to no
+        # device: the intent's kind is meant.
+        (
+            "set the temperature to 19",
+            ("HassClimateSetTemperature", {"name": "Living Room", "temperature": 19}),
+            "Ecobee, HeatPump or Hvac",
+        ),
+        # No name: HA's intent finds several that can (Ecobee keeps a range).
+        (
+            "set the heating to 19",
+            ("HassClimateSetTemperature", {"temperature": 19}),
+            "HeatPump or Hvac",
+        ),
+    ],
+)
+async def test_a_temperature_for_no_thermostat_said_asks_which(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    request_text: str,
+    call: tuple[str, dict[str, Any]],
+    asked: str,
+) -> None:
+    agent_id = await office_home(hass, scripted_llm)
+    before = temperatures(hass)
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+
+    response = await converse(hass, agent_id, request_text)
+
+    assert speech(response) == f"Which one do you mean: {asked}?"
+    assert temperatures(hass) == before
+
+
+@pytest.mark.parametrize(
+    ("request_text", "call"),
+    [
+        ("switch off the TV", ("HassMediaPause", {"name": "..."})),
+        (
+            "turn the TV down",
+            ("HassSetVolumeRelative", {"name": "...", "volume_step": "down"}),
+        ),
+    ],
+)
+async def test_a_placeholder_for_the_tv_asks_which_player(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    request_text: str,
+    call: tuple[str, dict[str, Any]],
+) -> None:
+    """0.5B sent "switch off the TV" with the example call's "...": "TV"
+    is a word for every player where none is called so, short as it is."""
+    agent_id = await office_home(hass, scripted_llm)
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+
+    response = await converse(hass, agent_id, request_text)
+
+    assert speech(response).startswith("Which one do you mean: Bedroom, ")
+    assert all(
+        state.state == "playing" for state in hass.states.async_all("media_player")
+    )

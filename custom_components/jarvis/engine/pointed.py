@@ -33,9 +33,12 @@ def points_to(device: Device, words: set[str]) -> bool:
         *device.names,
         *device.places,
     ]
-    names += every(lambda pack: pack.kind_words.get(domain, ()))
     names += every(lambda pack: pack.verb_domains.get(domain, ()))
     told = {word for name in names for word in telling_words(name)}
+    # A kind's words tell it, short ones too ("tv"): lower case, they would
+    # not pass for a name's "TV".
+    kinds = every(lambda pack: pack.kind_words.get(domain, ()))
+    told |= {word for kind in kinds for word in folded_words(kind)}
     return any(
         word == name_word
         or (len(name_word) >= _PREFIX_MIN and word.startswith(name_word))

@@ -52,6 +52,7 @@ from .builtin import (
     FailSafeTool,
     WrappingTool,
     innermost,
+    intent_type_of,
     model_names,
     replace_tools,
 )
@@ -66,10 +67,11 @@ from .intent_reach import (
     turned_as_said,
 )
 from .match_words import MatchInWordsTool, called_in_words
+from .matching import ENTITIES, Slots
 from .meant import Answer, vague_target
 from .outside import outside_content_tool
 from .services import satellite_area
-from .targets import ENTITIES, Slots, named_instead, repair_targets
+from .targets import named_instead, repair_targets
 from .todo_lists import LIST_SERVICES, ListItemTool
 
 
@@ -446,6 +448,7 @@ def guard_assist_tools(
         if isinstance(handler, intent.DynamicServiceIntentHandler)
     }
     serving = _serving(handlers, llm_api.tools)
+    kinds = intent_kinds(hass)
 
     def guard(tool: llm.Tool) -> llm.Tool | None:
         if (fenced := outside_content_tool(hub, tool)) is not None:
@@ -460,7 +463,7 @@ def guard_assist_tools(
             return GuardedIntentTool(
                 hub, tool, intent_type, repair=repair, serving=serving
             )
-        return MatchInWordsTool(hub, tool) if repair else None
+        return MatchInWordsTool(hub, tool, kinds[intent_type]) if repair else None
 
     replace_tools(llm_api, guard)
     replace_tools(llm_api, lambda tool: FailSafeTool(hub, tool))
@@ -486,14 +489,6 @@ def _kinds(handler: intent.IntentHandler) -> frozenset[str]:
     """The domains an intent acts on."""
     required = getattr(handler, "required_domains", None) or ()
     return frozenset(required) | frozenset(handler.platforms or ())
-
-
-def intent_type_of(tool: llm.Tool) -> str | None:
-    """The intent an intent tool runs."""
-    if not isinstance(tool, llm.IntentTool):
-        return None
-    # HA 2026.11 names intent tools apart from their intent type.
-    return str(getattr(tool, "intent_type", tool.name))
 
 
 @callback

@@ -429,6 +429,14 @@ def model_names(tools: Sequence[llm.Tool]) -> list[str]:
     ]
 
 
+def intent_type_of(tool: llm.Tool) -> str | None:
+    """The intent an intent tool runs."""
+    if not isinstance(tool, llm.IntentTool):
+        return None
+    # HA 2026.11 names intent tools apart from their intent type.
+    return str(getattr(tool, "intent_type", tool.name))
+
+
 def innermost(tool: llm.Tool) -> llm.Tool:
     """The tool itself, inside a merged API's namespace and Jarvis's wrappers."""
     while isinstance(tool, llm.NamespacedTool | WrappingTool):

@@ -30,8 +30,8 @@ from ..engine.phrases import Deed
 from ..engine.router import command_parts, joins_commands
 from ..safety.effects import Call
 from .deeds import deeds, said_level, said_service
+from .matching import ENTITIES, Slots, intent_constraints
 from .meant import said_targets
-from .targets import ENTITIES, Slots, intent_constraints
 
 
 def service_intent_handler(

@@ -3,20 +3,33 @@ own text is the repr of the match, after which 0.5B repeated the call."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent, llm
 from homeassistant.util.json import JsonObjectType
 
 from ..engine.results import NO_MATCH
-from .builtin import WrappingTool
+from ..safety.holds import user_text
+from .builtin import WrappingTool, innermost, intent_type_of
 from .deeds import with_did_phrase
-from .meant import MAX_CHOICES
+from .hub import JarvisTools
+from .matching import ENTITIES, KindMatching, Slots
+from .meant import MAX_CHOICES, Answer, which
+from .targets import repair_targets
 
 
 class MatchInWordsTool(WrappingTool):
-    """An intent tool of HA's that matches targets its own way (the volume
-    intents), whose failed match is told in words (`match_failure`):
-    HA's text, the repr of the match, left 0.5B repeating the call."""
+    """An intent tool of HA's that matches targets its own way (the
+    thermostat's, the volume's): the call's targets are put right first as
+    a service intent's are (`repair_targets`), by the kinds of device it
+    acts on, and a failed match is told in words (`match_failure`): HA's
+    text, the repr of the match, left 0.5B repeating the call."""
+
+    def __init__(self, hub: JarvisTools, tool: llm.Tool, kinds: frozenset[str]) -> None:
+        """Wrap the intent tool, whose intent acts on these domains."""
+        super().__init__(hub, tool)
+        self.kinds = kinds
 
     async def async_call(
         self,
@@ -24,15 +37,46 @@ class MatchInWordsTool(WrappingTool):
         tool_input: llm.ToolInput,
         llm_context: llm.LLMContext,
     ) -> JsonObjectType:
-        """HA's result, with what a step did in words; or why nothing
-        matched."""
+        """HA's result, with what a step did in words; or which device is
+        meant, asked; or why nothing matched."""
+        intent_type = intent_type_of(innermost(self.wrapped)) or self.name
+        language = llm_context.language or hass.config.language
+        args = tool_input.tool_args
+        if self.kinds and isinstance(args.get("name"), str):
+            repaired = repair_targets(
+                hass,
+                KindMatching(intent_type, set(self.kinds)),
+                {key: {"value": value} for key, value in args.items()},
+                assistant=llm_context.assistant,
+                language=language,
+                request=user_text(),
+            )
+            if isinstance(repaired, Answer) or isinstance(
+                repaired := _one_of(hass, repaired, language), Answer
+            ):
+                return repaired.result
+            args = {key: slot["value"] for key, slot in repaired.items()}
+            tool_input = llm.ToolInput(
+                tool_input.tool_name, args, tool_input.id, tool_input.external
+            )
         result = await called_in_words(self, hass, tool_input, llm_context, repair=True)
-        intent_type = str(getattr(self.wrapped, "intent_type", self.wrapped.name))
-        step = str(tool_input.tool_args.get("volume_step"))
+        step = str(args.get("volume_step"))
         if (service := _STEPPED.get((intent_type, step))) is None:
             return result
-        language = llm_context.language or hass.config.language
         return with_did_phrase(hass, result, language, {}, service=service)
+
+
+def _one_of(hass: HomeAssistant, slots: Slots, language: str) -> Slots | Answer:
+    """The slots for the one device meant, or which one, asked, where the
+    repair found several the user said all of (`ENTITIES`): these intents
+    act on one, their own way."""
+    if ENTITIES not in slots:
+        return slots
+    found = [hass.states.get(entity_id) for entity_id in slots[ENTITIES]["value"]]
+    states = [state for state in found if state is not None]
+    if len(states) != 1:
+        return which(states, language)
+    return {"name": {"value": states[0].name}}
 
 
 # What HA's relative volume intent does by its step: its handler turns the
@@ -58,7 +102,24 @@ async def called_in_words(
     except intent.MatchFailedError as err:
         if not repair:
             raise
+        if (asked := _which_of_several(hass, err, llm_context)) is not None:
+            return asked.result
         return match_failure(hass, err)
+
+
+def _which_of_several(
+    hass: HomeAssistant, err: intent.MatchFailedError, llm_context: llm.LLMContext
+) -> Answer | None:
+    """Which device is meant, asked, where an intent that acts on one found
+    a few: "set the thermostat to 21" in a home with three."""
+    if err.result.no_match_reason != intent.MatchFailedReason.MULTIPLE_TARGETS:
+        return None
+    several = intent.async_match_targets(
+        hass, replace(err.constraints, single_target=False)
+    ).states
+    if not 1 < len(several) <= MAX_CHOICES:
+        return None
+    return which(several, llm_context.language or hass.config.language)
 
 
 def match_failure(hass: HomeAssistant, err: intent.MatchFailedError) -> JsonObjectType:

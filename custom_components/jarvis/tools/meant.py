@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import entity_registry as er, intent
-from homeassistant.util.json import JsonObjectType
+from homeassistant.util.json import JsonObjectType, JsonValueType
 
 from ..engine.lang import leaves_out
 from ..engine.phrases import FINAL_REPLY, OR, WHICH, FinalReply, listed, phrase
@@ -21,6 +21,7 @@ from ..engine.text import (
     said_in_plural,
     telling_words,
 )
+from ..engine.which_answer import CHOICES
 from .services import entity_area, entity_places
 
 
@@ -156,5 +157,6 @@ def which(fitting: Sequence[State], language: str) -> Answer:
             "error": "ambiguous_target",
             "error_text": f"Several devices fit: {', '.join(names)}. Nothing was done.",
             FINAL_REPLY: FinalReply(question),
+            CHOICES: list[JsonValueType](names),
         }
     )

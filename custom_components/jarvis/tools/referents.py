@@ -39,7 +39,8 @@ from .intent_reach import (
     service_intent_handler,
     targets_of,
 )
-from .targets import Slots, area_said
+from .matching import Slots
+from .targets import area_said
 
 _INTENTS = {"turnon": intent.INTENT_TURN_ON, "turnoff": intent.INTENT_TURN_OFF}
 

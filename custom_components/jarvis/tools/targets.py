@@ -13,7 +13,7 @@ in the kitchen").
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from homeassistant.core import HomeAssistant, State
@@ -36,51 +36,23 @@ from ..engine.text import (
     telling_words,
     within,
 )
-from .meant import Answer, which, words_fitting
+from .matching import ENTITIES, Matching, Slots, intent_constraints
+from .meant import MAX_CHOICES, Answer, which, words_fitting
 from .services import closest_names
-
-type Slots = dict[str, Any]
-
 
 # What "everything in the office" means when the model named the room as a
 # device: not its doors, blinds or locks.
 _ROOM_DOMAINS = ["fan", "light", "media_player", "switch"]
 # Slots that narrow down where a name is looked for; those of them by kind.
 _NARROWING = ("area", "floor", "domain", "device_class")
+
+
 _KINDS = ("domain", "device_class")
-# A slot of Jarvis's own, which HA's handlers let through: the entities a
-# call is for, of all its other slots reach (`_of_all`).
-ENTITIES = "jarvis_entities"
-
-
-def intent_constraints(
-    handler: intent.DynamicServiceIntentHandler,
-    slots: Mapping[str, Any],
-    assistant: str | None,
-) -> intent.MatchTargetsConstraints:
-    """What HA's service intent handler would match for these (valid) slots."""
-    name = slots.get("name", {}).get("value")
-    return intent.MatchTargetsConstraints(
-        name=None if name == "all" else name,
-        area_name=slots.get("area", {}).get("value"),
-        floor_name=slots.get("floor", {}).get("value"),
-        domains=set(slots["domain"]["value"])
-        if "domain" in slots
-        else handler.required_domains,
-        device_classes=set(slots["device_class"]["value"])
-        if "device_class" in slots
-        else None,
-        features=handler.required_features,
-        states=handler.required_states,
-        assistant=assistant,
-        # Every entity the call could reach counts, whichever one HA would pick.
-        allow_duplicate_names=True,
-    )
 
 
 def repair_targets(
     hass: HomeAssistant,
-    handler: intent.DynamicServiceIntentHandler,
+    handler: Matching,
     slots: Slots,
     *,
     assistant: str | None,
@@ -171,6 +143,12 @@ def repair_targets(
                 )
             ) is not None:
                 return where | {"name": {"value": said}}
+        if (
+            meant := _guessed_name_meant(
+                hass, handler, name, unkinded, assistant, request, language=language
+            )
+        ) is not None:
+            return meant
     if place is not None:
         # The request's verbs say the kind; the model's may be a guess
         # ("Robot Vacuum" as a device class).
@@ -231,6 +209,18 @@ def repair_targets(
     exposed = intent.async_match_targets(
         hass, intent.MatchTargetsConstraints(assistant=assistant)
     ).states
+    if request and (
+        meant := _guessed_name_meant(
+            hass,
+            handler,
+            name,
+            _said_places(rest, request),
+            assistant,
+            request,
+            language=language,
+        )
+    ):
+        return meant
     if any(_fits(words, state) for state in exposed):
         return slots  # it exists but cannot do this: HA's own error says so
     # The user's own words, within the places they said: 0.5B fills in real
@@ -250,7 +240,7 @@ def repair_targets(
 
 def named_instead(
     hass: HomeAssistant,
-    handler: intent.DynamicServiceIntentHandler,
+    handler: Matching,
     slots: Slots,
     refused: Sequence[State],
     *,
@@ -284,7 +274,7 @@ def named_instead(
 
 def _named_by_user(
     hass: HomeAssistant,
-    handler: intent.DynamicServiceIntentHandler,
+    handler: Matching,
     rest: Slots,
     assistant: str | None,
     request: str | None,
@@ -314,7 +304,7 @@ def _named_by_user(
 
 def _meant_by_words(
     hass: HomeAssistant,
-    handler: intent.DynamicServiceIntentHandler,
+    handler: Matching,
     rest: Slots,
     assistant: str | None,
     request: str | None,
@@ -349,6 +339,52 @@ def _meant_by_words(
     return which(meant, language) if meant else None
 
 
+def _guessed_name_meant(  # noqa: PLR0917 - the call, its name and places
+    hass: HomeAssistant,
+    handler: Matching,
+    name: str,
+    places: Slots,
+    assistant: str | None,
+    request: str,
+    *,
+    language: str,
+) -> Slots | Answer | None:
+    """For a name with none of the user's words, the model's guess as a
+    placeholder is, given to an intent for one kind of device: the device
+    their words name, else those they point to (`_meant_by_words`), in the
+    places they said. 0.5B sent "set the thermostat to 21" with "Living
+    Room" for its name and area. The on/off intents' guesses are left to
+    the rest of the repair: of every kind, the words point too widely. Where
+    the words point to none ("set the temperature to 19"), the intent's kind
+    is what they meant: its one device there, or which of a few."""
+    said_words = folded_words(request)
+    if (
+        len(handler.required_domains or ()) != 1
+        or telling_words(name) & said_words
+        # "heat pump" said of "HeatPump".
+        or any(len(word) > 3 and word in name.casefold() for word in said_words)
+    ):
+        return None
+    if (
+        said := _named_by_user(
+            hass, handler, places, assistant, request, language=language
+        )
+    ) is not None:
+        return places | {"name": {"value": said}}
+    if (
+        meant := _meant_by_words(
+            hass, handler, places, assistant, request, language=language
+        )
+    ) is not None:
+        return meant
+    kind = intent.async_match_targets(
+        hass, intent_constraints(handler, places, assistant)
+    ).states
+    if len(kind) == 1:
+        return places | {"name": {"value": kind[0].name}}
+    return which(kind, language) if 1 < len(kind) <= MAX_CHOICES else None
+
+
 def _one_named(states: Sequence[State], text: str) -> str | None:
     """The one of these devices the text names in full, the most specific."""
     said = folded_words(text)
@@ -369,7 +405,7 @@ def _said_elsewhere(hass: HomeAssistant, text: str, area: Any) -> bool:
 
 def _everything_in(
     hass: HomeAssistant,
-    handler: intent.DynamicServiceIntentHandler,
+    handler: Matching,
     name: str,
     request: str | None,
     language: str,
@@ -432,7 +468,7 @@ def _said_places(slots: Slots, request: str | None) -> Slots:
 
 def _kinds_in(
     hass: HomeAssistant,
-    handler: intent.DynamicServiceIntentHandler,
+    handler: Matching,
     place: Slots,
     assistant: str | None,
     *,
@@ -459,7 +495,7 @@ def _kind_unsaid(slots: Slots, request: str | None, language: str) -> bool:
 
 def _matches(
     hass: HomeAssistant,
-    handler: intent.DynamicServiceIntentHandler,
+    handler: Matching,
     slots: Slots,
     assistant: str | None,
 ) -> bool:
@@ -483,7 +519,7 @@ def _area_within(hass: HomeAssistant, words: set[str]) -> ar.AreaEntry | None:
 
 def _fitting(
     hass: HomeAssistant,
-    handler: intent.DynamicServiceIntentHandler,
+    handler: Matching,
     slots: Slots,
     assistant: str | None,
     words: Collection[str],

@@ -20,7 +20,7 @@ from ..phrases import (
     final_reply,
     phrase,
 )
-from ..planner import MEMORY, REPLY, Plan, PlanStep, grounded
+from ..planner import Plan
 from ..pointed import points_nowhere, targets_the_home
 from ..redact import redact, redacting_logger
 from ..results import (
@@ -34,7 +34,6 @@ from ..router import (
     TOOL_SEARCH,
     ToolRouter,
     command_part,
-    fits,
     is_question,
     joins_commands,
 )
@@ -56,6 +55,7 @@ from .instructions import (
     in_language,
     summary_instruction,
 )
+from .planned import run_answered, run_plan
 from .records import Ended, Purpose, StepEnd, ToolCallRecord, TurnResult, call_words
 from .rule import AfterStep, StepOutcome, next_step
 from .settings import Engine
@@ -164,11 +164,14 @@ class Turn:
         return grounded
 
     async def run(self, host: StepHost) -> None:
-        """Look first, run the plan, then model steps until the rule ends it."""
+        """Make the call a "which one?" was answered for, or look first, run
+        the plan, then model steps until the rule ends it."""
+        if await run_answered(self, host):
+            return
         looked = await self._look_first(host)
         if looked and await self._say_what_was_found(host):
             return
-        if self.text_mode and self.plan.tools and await self._run_plan(host):
+        if self.text_mode and self.plan.tools and await run_plan(self, host):
             return
         # Text-protocol models re-shown their tools repeat the call: ask for
         # the answer once a question has what it needs.
@@ -195,7 +198,7 @@ class Turn:
                 purpose="answer" if answer else "step",
             )
             results = await host.run_step(step.deltas())
-            records = self._record_calls(step.calls, results) if step.calls else []
+            records = self.record_calls(step.calls, results) if step.calls else []
             if records:
                 all_failed = all(failed(r.result) for r in records)
                 failed_steps = failed_steps + 1 if all_failed else 0
@@ -255,7 +258,7 @@ class Turn:
                         self.result.ended = "not_understood"
                     return
                 case "say_final_reply":
-                    await self._end_with_final_reply(host, records)
+                    await self.end_with_final_reply(host, records)
                     return
                 case "give_up":
                     # Small models retry a failing call forever; stop and say so.
@@ -299,29 +302,8 @@ class Turn:
             and points_nowhere(self.messages, self.house(()))
         )
 
-    async def _run_plan(self, host: StepHost) -> bool:
-        """Run the plan's tool steps without the chat model, then let it answer.
-
-        Text-protocol models pay a whole call per tool step and often fumble
-        it. The steps run in order while each resolves; a step that does not
-        (a guess of the planner's), or one that fails, leaves the rest of the
-        turn to the loop, which sees what ran. A question must not act on a
-        guess, so it is left to the loop. Returns whether the turn is answered.
-        """
-        if is_question(self.request):
-            return False
-        steps = [s for s in self.plan.steps if s.action not in (REPLY, MEMORY)]
-        for step in steps:
-            if (call := self._planned_call(step)) is None:
-                return False
-            delta = await self.guard(call)
-            results = await host.run_step(call_step(delta))
-            self.result.planned_calls += 1
-            records = self._record_calls([delta], results)
-            if await self._end_with_final_reply(host, records):
-                return True
-            if any(failed(r.result) for r in records):
-                return False
+    async def say_done(self, host: StepHost) -> None:
+        """Say what the calls did, in Jarvis's words or else the model's."""
         if not await self._say_what_was_done(host):
             await self._final_reply(
                 host,
@@ -329,7 +311,6 @@ class Turn:
                 "done",
                 purpose="answer",
             )
-        return True
 
     async def _say_what_was_done(self, host: StepHost) -> bool:
         """End a command's turn by saying what its actions did, in Jarvis's
@@ -363,7 +344,7 @@ class Turn:
         self.result.ended = "done"
         return True
 
-    def _offer(self, tool: ToolSpec, reason: str) -> None:
+    def offer(self, tool: ToolSpec, reason: str) -> None:
         """Add a tool to this turn's allow-list, and say why."""
         self.tools[tool.name] = tool
         self.result.tool_reasons[tool.name] = reason
@@ -377,32 +358,14 @@ class Turn:
             if name not in self.tools:
                 if (tool := find_tool(name, self.catalogue)) is None:
                     continue
-                self._offer(tool, "looked up first")
+                self.offer(tool, "looked up first")
             self.call_count += 1
             delta = await self.guard(new_call(self.call_count, name, args))
             results = await host.run_step(call_step(delta))
-            records += self._record_calls([delta], results)
+            records += self.record_calls([delta], results)
         return bool(records) and not any(failed(record.result) for record in records)
 
-    def _planned_call(self, step: PlanStep) -> ToolCall | None:
-        """The concrete call of a plan step, if the request backs it: an offered
-        tool the router also picks for these words, arguments made of the
-        user's own words, valid for the tool's schema."""
-        tool = self.tools.get(step.action)
-        if (
-            tool is None
-            or step.arguments is None
-            or not fits(tool, self.request)
-            or not grounded(step.arguments, self.request)
-        ):
-            return None
-        self.call_count += 1
-        call, problem = self.resolve(
-            new_call(self.call_count, tool.name, step.arguments)
-        )
-        return None if problem else call
-
-    def _record_calls(
+    def record_calls(
         self, calls: Sequence[ToolCallDelta], results: Mapping[str, JsonObject]
     ) -> list[ToolCallRecord]:
         self.messages.append(
@@ -439,7 +402,7 @@ class Turn:
             )
         return records
 
-    async def _end_with_final_reply(
+    async def end_with_final_reply(
         self, host: StepHost, records: Sequence[ToolCallRecord]
     ) -> bool:
         """Say the final reply a tool result gave, word for word, and end the
@@ -493,7 +456,7 @@ class Turn:
         unseen = [tool for tool in self.catalogue if tool.name not in self.tools]
         found = ToolRouter().search(str(call.arguments.get("query", "")), unseen)
         for tool in found:
-            self._offer(tool, "tool search")
+            self.offer(tool, "tool search")
         return ToolCallDelta(
             call,
             {
@@ -547,7 +510,7 @@ class Turn:
             and (tool := find_tool(name, self.catalogue)) is not None
         ):
             self.searches += 1
-            self._offer(tool, "called by name")
+            self.offer(tool, "called by name")
         if tool is None:
             valid = ", ".join(self.tools) or "none"
             return call, {
@@ -571,7 +534,7 @@ class Turn:
             _LOGGER.info("%s's arguments are %s's", tool.name, fitting.name)
             tool = fitting
             if tool.name not in self.tools:
-                self._offer(tool, "takes the step said")
+                self.offer(tool, "takes the step said")
             taken = tool.parameters.get("properties") or {}
             given = {k: v for k, v in given.items() if k in taken}
         args = backed_by_request(tool, repair_arguments(tool, given), self.request)

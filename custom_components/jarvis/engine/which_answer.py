@@ -1,0 +1,89 @@
+"""The user's answer to Jarvis's "which one do you mean?": the call it was
+asked for, on the device the answer names, made with no model call. 0.5B
+took "the Ecobee", after "Which one do you mean: Ecobee, HeatPump or Hvac?"
+for "set the thermostat to 21", for a question of its own, and answered
+"The Ecobee is a climate device.".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+import json
+
+from .lang import en, language_pack
+from .text import folded_words, most_specific, telling_words
+from .types import JsonObject, Message
+
+# A tool result's field: the names a "which one?" offered.
+CHOICES = "choices"
+# What a call's choice replaces: where it was looked for, and of what kind.
+_NARROWING = ("name", "area", "floor", "domain", "device_class")
+
+
+def answered_call(
+    messages: Sequence[Message], language: str | None
+) -> tuple[str, JsonObject] | None:
+    """The call whose result asked which device, in the turn before the
+    user's last message, with the one device that message names; None where
+    it names none, several, or says more than the name (a new request:
+    "turn off the kitchen light" after a question about the players)."""
+    if len(messages) < 2 or messages[-1].role != "user":
+        return None
+    request = messages[-1].content
+    turn: list[Message] = []
+    for message in reversed(messages[:-1]):
+        if message.role == "user":
+            break
+        turn.append(message)
+    calls = {call.id: call for message in turn for call in message.tool_calls}
+    for message in turn:
+        if message.role != "tool" or (choices := _choices(message)) is None:
+            continue
+        call = calls.get(message.tool_call_id or "")
+        if call is None or (chosen := _chosen(choices, request, language)) is None:
+            return None
+        kept = {k: v for k, v in call.arguments.items() if k not in _NARROWING}
+        return call.name, kept | {"name": chosen}
+    return None
+
+
+def _choices(message: Message) -> list[str] | None:
+    try:
+        result = json.loads(message.content)
+    except ValueError:
+        return None
+    choices = result.get(CHOICES) if isinstance(result, dict) else None
+    if not isinstance(choices, list):
+        return None
+    return [choice for choice in choices if isinstance(choice, str)]
+
+
+def _chosen(choices: list[str], request: str, language: str | None) -> str | None:
+    """The one choice the request names in full, saying nothing else but
+    words that tell nothing ("the", "please", "yes")."""
+    said = folded_words(request)
+    named = {
+        choice: frozenset(telling)
+        for choice in choices
+        if (telling := telling_words(choice)) and telling <= said
+    }
+    meant = most_specific(named)
+    if len(meant) != 1:
+        return None
+    return meant[0] if said - named[meant[0]] <= _telling_nothing(language) else None
+
+
+def _telling_nothing(language: str | None) -> set[str]:
+    packs = (language_pack(language), en.LANGUAGE)
+    return {
+        word
+        for pack in packs
+        for phrase in (
+            *pack.articles,
+            *pack.stopwords,
+            *pack.polite,
+            *pack.fillers,
+            *pack.yes,
+        )
+        for word in folded_words(phrase)
+    }
