@@ -107,6 +107,8 @@ class Turn:
     idle_tools: list[ToolSpec] = field(default_factory=list)
     # Small talk, whose reply is not to say the user's words back (`echo`).
     small_talk: SmallTalk | None = None
+    # A sentence of the reply was put right as an apology (`ground`).
+    apologized: bool = False
 
     @property
     def text_mode(self) -> bool:
@@ -148,11 +150,18 @@ class Turn:
         # Read once for all the sentences of this text, and only if one
         # claims something.
         home = cache(partial(self.house, done)) if self.house else None
-        checked = [
-            apologized(sentence, codes, texts, self.language)
-            or (ground(sentence, self.language, home) if home else Grounded(sentence))
-            for sentence in sentences(text)
-        ]
+        checked: list[Grounded] = []
+        for sentence in sentences(text):
+            if apology := apologized(sentence, codes, texts, self.language):
+                # Once: 0.5B read out both sentences of an error text.
+                checked.append(Grounded("") if self.apologized else apology)
+                self.apologized = True
+            else:
+                checked.append(
+                    ground(sentence, self.language, home)
+                    if home
+                    else Grounded(sentence)
+                )
         grounded = Grounded(
             "".join(sentence.text for sentence in checked),
             undone=any(sentence.undone for sentence in checked),
