@@ -698,3 +698,40 @@ def test_a_call_that_cannot_run_is_the_tool_the_verbs_fit() -> None:
     assert fitting_tool(fan_speed, placeholder, offered, "fan to 40") is fan_speed
     full = placeholder | {"percentage": 100}
     assert fitting_tool(fan_speed, full, offered, "turn on the fan") is fan_speed
+
+
+_NAMING: JsonObject = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string"},
+        "area": {"type": "string"},
+        "floor": {"type": "string"},
+    },
+}
+TURN_ON = ToolSpec("HassTurnOn", "Turns on or opens a device", _NAMING)
+TURN_OFF = ToolSpec("HassTurnOff", "Turns off or closes a device", _NAMING)
+LOOK_UP = ToolSpec("GetLiveContext", "Current states of devices", {"type": "object"})
+
+
+@pytest.mark.parametrize(
+    ("request_text", "meant"),
+    [
+        # A command: the look-up's call on the devices is the action's.
+        ("open all the windows", TURN_ON),
+        ("switch off the lights in the kitchen", TURN_OFF),
+        # A question, or no action said: a look-up.
+        ("is the kitchen window open?", LOOK_UP),
+        ("tell me if the kitchen window is open", LOOK_UP),
+        ("the kitchen window", LOOK_UP),
+    ],
+)
+def test_a_look_up_of_devices_for_a_command_is_the_command(
+    request_text: str, meant: ToolSpec
+) -> None:
+    """0.5B sent "open all the windows" as GetLiveContext with the windows'
+    name (and floor "1"), and nothing opened."""
+    args = {"name": "Window", "floor": "1"}
+    offered = [TURN_ON, TURN_OFF, LOOK_UP]
+    assert fitting_tool(LOOK_UP, args, offered, request_text) is meant
+    # Without a device named, the look-up is the look-up.
+    assert fitting_tool(LOOK_UP, {}, offered, request_text) is LOOK_UP

@@ -15,7 +15,15 @@ import re
 from typing import Any
 
 from .lang import every, way_said
-from .router import core_tools, own_verb_fit, request_fit, verb_fit
+from .pointed import targets_the_home
+from .router import (
+    asked_part,
+    asks_an_action,
+    core_tools,
+    own_verb_fit,
+    request_fit,
+    verb_fit,
+)
 from .text import any_of
 from .textproto import repair_arguments, validate_arguments
 from .types import JsonObject, ToolSpec
@@ -168,7 +176,8 @@ def fitting_tool(
 ) -> ToolSpec:
     """The offered tool a call was meant for: the one called, unless its
     arguments (`_by_arguments`) or the request's verbs (`_by_verbs`, or
-    `_by_missing` for a call its tool cannot run) say which other one, and
+    `_by_missing` for a call its tool cannot run, `_by_look_up` for a
+    look-up's call on devices) say which other one, and
     then the one that takes a step the request says instead of a level
     (`_by_step`), or instead of an action of its own it does not say: that
     one from the whole catalogue (`_by_kind_step`)."""
@@ -180,6 +189,7 @@ def fitting_tool(
         _by_arguments(tool, args, others, request)
         or _by_verbs(tool, args, others, request)
         or _by_missing(tool, args, others, request)
+        or _by_look_up(tool, args, others, request)
         or tool
     )
     # A mute call was the volume's by its verbs, and the volume's level
@@ -387,6 +397,33 @@ def _by_missing(
             if _takes_as_they_are(other, args)
             and all(name in args for name in other.parameters.get("required") or ())
         ]
+    )
+
+
+def _by_look_up(
+    tool: ToolSpec, args: JsonObject, others: list[ToolSpec], request: str
+) -> ToolSpec | None:
+    """The tool the request's verbs fit best, for a call that names devices
+    to a tool that takes no arguments (the live states' look-up), in a
+    request that says an action and asks nothing: 0.5B sent "open all the
+    windows" as GetLiveContext with the windows' name, and nothing opened.
+    The tool must take the names as they are and need nothing more."""
+    if (
+        tool.parameters.get("properties")
+        or not targets_the_home(args)
+        or asked_part(request) is not None
+        or not asks_an_action(request)
+    ):
+        return None
+    naming = args.keys() & {"name", "area", "floor"}
+
+    def takes(other: ToolSpec) -> bool:
+        properties = other.parameters.get("properties") or {}
+        needed = set(other.parameters.get("required") or ())
+        return naming <= properties.keys() and needed <= naming
+
+    return _best(
+        [(verb_fit(other, request), other) for other in others if takes(other)]
     )
 
 
