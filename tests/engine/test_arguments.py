@@ -710,7 +710,8 @@ _NAMING: JsonObject = {
 }
 TURN_ON = ToolSpec("HassTurnOn", "Turns on or opens a device", _NAMING)
 TURN_OFF = ToolSpec("HassTurnOff", "Turns off or closes a device", _NAMING)
-LOOK_UP = ToolSpec("GetLiveContext", "Current states of devices", {"type": "object"})
+# Jarvis's look-up takes the devices' names, as filters.
+LOOK_UP = ToolSpec("GetLiveContext", "Current states of devices", _NAMING)
 
 
 @pytest.mark.parametrize(

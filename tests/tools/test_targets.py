@@ -821,3 +821,37 @@ async def test_a_placeholder_for_the_tv_asks_which_player(
     assert all(
         state.state == "playing" for state in hass.states.async_all("media_player")
     )
+
+
+async def test_a_look_up_for_a_command_is_the_command(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "open all the windows" as a look-up of the windows, with a
+    living room and floor of its own, and nothing opened."""
+    agent_id = await office_home(hass, scripted_llm)
+    windows = [
+        state.entity_id
+        for state in hass.states.async_all("cover")
+        if state.name.endswith("Window")
+    ]
+    for window in windows:
+        await hass.services.async_call(
+            "cover", "close_cover", {"entity_id": window}, blocking=True
+        )
+    guessed = {"name": "Window", "area": "Living Room", "floor": "1"}
+    scripted_llm.script(
+        Reply(tool_calls=[("GetLiveContext", guessed | {"domain": ["all"]})]),
+        Reply(content="Done."),
+    )
+
+    asked = await converse(hass, agent_id, "open all the windows")
+
+    # Opening waits for a yes, as any cover's does.
+    assert speech(asked) == (
+        "Shall I open Kitchen Window, Hall Window and Living Room Window?"
+    )
+    await converse(hass, agent_id, "yes", asked["conversation_id"])
+    assert {hass.states.get(window).state for window in windows} <= {
+        "open",
+        "opening",
+    }

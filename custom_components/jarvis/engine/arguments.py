@@ -22,6 +22,7 @@ from .router import (
     core_tools,
     own_verb_fit,
     request_fit,
+    tells,
     verb_fit,
 )
 from .text import any_of
@@ -404,12 +405,12 @@ def _by_look_up(
     tool: ToolSpec, args: JsonObject, others: list[ToolSpec], request: str
 ) -> ToolSpec | None:
     """The tool the request's verbs fit best, for a call that names devices
-    to a tool that takes no arguments (the live states' look-up), in a
-    request that says an action and asks nothing: 0.5B sent "open all the
-    windows" as GetLiveContext with the windows' name, and nothing opened.
-    The tool must take the names as they are and need nothing more."""
+    to a tool that only tells (the live states' look-up), in a request that
+    says an action and asks nothing: 0.5B sent "open all the windows" as
+    GetLiveContext with the windows' name, and nothing opened. The tool
+    must take the names as they are and need nothing more."""
     if (
-        tool.parameters.get("properties")
+        not tells(tool)
         or not targets_the_home(args)
         or asked_part(request) is not None
         or not asks_an_action(request)

@@ -170,6 +170,12 @@ _ACTION_WORDS = frozenset(
 )
 
 
+def tells(tool: ToolSpec) -> bool:
+    """Whether a tool only tells: the live states, the time, what is known."""
+    topics = _topics(tool)
+    return bool(topics) and set(topics) <= _TELLING_TOPICS
+
+
 def asks_an_action(request: str) -> bool:
     """Whether a request says any household action, in any language: "on",
     "dim", "warmer", "%"; not "tell my wife I love her"."""
