@@ -480,6 +480,45 @@ async def test_a_name_several_areas_share_is_looked_up_in_the_area_said(
 
 
 @pytest.mark.parametrize(
+    ("request_text", "lookup"),
+    [
+        # A measure asked: the area's thermometer, not the player.
+        (
+            "what is the temperature in the living room?",
+            {"name": "Room Thermometer", "area": "Living Room"},
+        ),
+        # Nothing measured: the device named in full.
+        ("what is playing in the living room?", {"name": "Living Room"}),
+    ],
+)
+async def test_a_device_called_as_its_area_is_the_area_for_a_measure(
+    hass: HomeAssistant, request_text: str, lookup: dict[str, str]
+) -> None:
+    """0.5B answered "the temperature in the living room is off": the look-up
+    gave the player called Living Room, named in full."""
+    areas, entities = ar.async_get(hass), er.async_get(hass)
+    room = areas.async_create("Living Room")
+    hass.states.async_set(
+        "media_player.living_room", "off", {"friendly_name": "Living Room"}
+    )
+    async_expose_entity(hass, "conversation", "media_player.living_room", True)
+    entry = entities.async_get_or_create(
+        "sensor", "test", "thermometer", original_name="Room Thermometer"
+    )
+    entities.async_update_entity(entry.entity_id, area_id=room.id)
+    hass.states.async_set(
+        entry.entity_id,
+        "21.5",
+        {"friendly_name": "Room Thermometer", "device_class": "temperature"},
+    )
+    async_expose_entity(hass, "conversation", entry.entity_id, True)
+
+    found = live_lookup(hass, request_text, "conversation")
+
+    assert found == [("GetLiveContext", lookup)]
+
+
+@pytest.mark.parametrize(
     ("request_text", "lookups"),
     [
         ("what's on my personal tasks list?", [("todo_get_items", "Personal Tasks")]),

@@ -379,6 +379,17 @@ def live_lookup(
         for area in ar.async_get(hass).async_list_areas()
         if any(folded_words(name) <= words for name in (area.name, *area.aliases))
     ]
+    asked_for = measured(asked, language)
+    if asked_for:
+        # A device called as the area said is the area where the question
+        # measures something: "the temperature in the living room" is not
+        # the Living Room player's state ("off", 0.5B said).
+        said_areas = {
+            frozenset(folded_words(name))
+            for area in areas
+            for name in (area.name, *area.aliases)
+        }
+        whole = {k: v for k, v in whole.items() if v not in said_areas}
     named_in_full = most_specific(whole)
     if named_in_full and len(named_in_full) <= _MAX_LOOKUPS:
         # In the one area said, where the name has a device there: "the
@@ -387,7 +398,6 @@ def live_lookup(
             (LIVE_CONTEXT, {"name": name} | _in_said_area(hass, name, areas, assistant))
             for name in named_in_full
         ]
-    asked_for = measured(asked, language)
     if len(areas) == 1:
         # What the question measures there, if the area has a sensor of it:
         # "wie warm ist es im Kinderzimmer?" is its thermometer, and with the
