@@ -855,3 +855,45 @@ async def test_a_look_up_for_a_command_is_the_command(
         "open",
         "opening",
     }
+
+
+async def test_a_device_called_as_the_area_said_yields_to_what_the_words_point_to(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "turn off the lights in the living room" as HassTurnOff
+    "living room", and HA turned off the player called Living Room."""
+    agent_id = await office_home(hass, scripted_llm)
+    room = ar.async_get(hass).async_create("Living Room")
+    er.async_get(hass).async_update_entity(
+        "light.living_room_rgbww_lights", area_id=room.id
+    )
+    await hass.services.async_call(
+        "light",
+        "turn_on",
+        {"entity_id": "light.living_room_rgbww_lights"},
+        blocking=True,
+    )
+    player = hass.states.get("media_player.living_room").state
+
+    await converse_with_call(
+        hass,
+        scripted_llm,
+        agent_id,
+        "turn off the lights in the living room",
+        ("HassTurnOff", {"name": "living room"}),
+    )
+
+    assert hass.states.get("light.living_room_rgbww_lights").state == "off"
+    assert hass.states.get("media_player.living_room").state == player
+
+
+async def converse_with_call(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    agent_id: str,
+    request_text: str,
+    call: tuple[str, dict[str, Any]],
+) -> str:
+    """The model makes one call for the request, then says "Done."; the reply."""
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+    return speech(await converse(hass, agent_id, request_text))

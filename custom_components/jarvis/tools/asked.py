@@ -25,10 +25,10 @@ def unasked(hass: HomeAssistant, entity_ids: Iterable[str]) -> bool:
     if not entity_ids or (request := user_text()) is None:
         return False
     said = f"{request} {question_answered() or ''}"
-    return not asks_of_the_home(said, (_device(hass, e) for e in entity_ids))
+    return not asks_of_the_home(said, (device_of(hass, e) for e in entity_ids))
 
 
-def _device(hass: HomeAssistant, entity_id: str) -> Device:
+def device_of(hass: HomeAssistant, entity_id: str) -> Device:
     """The entity as its words may point to it, exposed or not (an exposed
     script may act on a lock that is not)."""
     state = hass.states.get(entity_id)

@@ -40,7 +40,7 @@ from .intent_reach import (
     targets_of,
 )
 from .matching import Slots
-from .targets import area_said
+from .places import area_said
 
 _INTENTS = {"turnon": intent.INTENT_TURN_ON, "turnoff": intent.INTENT_TURN_OFF}
 

@@ -29,7 +29,6 @@ from ..engine.pointed import points_to
 from ..engine.results import NO_MATCH
 from ..engine.router import command_parts
 from ..engine.text import (
-    all_said,
     folded_words,
     most_specific,
     said_in_plural,
@@ -38,6 +37,7 @@ from ..engine.text import (
 )
 from .matching import ENTITIES, Matching, Slots, intent_constraints
 from .meant import MAX_CHOICES, Answer, which, words_fitting
+from .places import area_pointed, area_said, said_places, unknown_places
 from .services import closest_names
 
 # What "everything in the office" means when the model named the room as a
@@ -77,6 +77,8 @@ def repair_targets(
         )
     ):
         return kinds
+    if (in_area := area_pointed(hass, handler, slots, assistant, request)) is not None:
+        return in_area
     if _matches(hass, handler, slots, assistant):
         return slots
     # A device's own name wins over an area, floor or kind the model added
@@ -89,7 +91,7 @@ def repair_targets(
         slots = {key: value for key, value in slots.items() if key != "domain"}
     # So is an area or floor the home does not have (0.5B fills every slot:
     # floor "...", area "Vorhang").
-    guessed = _unknown_places(hass, slots)
+    guessed = unknown_places(hass, slots)
     if guessed:
         slots = {key: value for key, value in slots.items() if key not in guessed}
         if _matches(hass, handler, slots, assistant):
@@ -112,7 +114,7 @@ def repair_targets(
         return _no_match(f"'{name}' is not a name: say which device or area.")
     # A place the user did not say yields to a name that is a place ("start
     # the vacuum in the garage": name "Garage", area "Living Room" by 0.5B).
-    places = _said_places(rest, request) if request else rest
+    places = said_places(rest, request) if request else rest
     room = {"domain": {"value": _ROOM_DOMAINS}} | places
     place: Slots | None = None
     if "area" not in places and any(intent.find_areas(name, ar.async_get(hass))):
@@ -171,7 +173,7 @@ def repair_targets(
     # the door", area "Living Room" and device class "door" by 0.5B: which
     # of the home's doors).
     fitting = _fitting(hass, handler, rest, assistant, words)
-    told = {k: v for k, v in _said_places(rest, request).items() if k not in _KINDS}
+    told = {k: v for k, v in said_places(rest, request).items() if k not in _KINDS}
     if (
         not fitting
         and request
@@ -214,7 +216,7 @@ def repair_targets(
             hass,
             handler,
             name,
-            _said_places(rest, request),
+            said_places(rest, request),
             assistant,
             request,
             language=language,
@@ -225,7 +227,7 @@ def repair_targets(
         return slots  # it exists but cannot do this: HA's own error says so
     # The user's own words, within the places they said: 0.5B fills in real
     # ones they did not ("silencia la televisión", area "Jardín").
-    for where in (rest, _said_places(rest, request)):
+    for where in (rest, said_places(rest, request)):
         if (
             said := _named_by_user(
                 hass, handler, where, assistant, request, language=language
@@ -423,47 +425,6 @@ def _everything_in(
     ):
         return None
     return {"domain": {"value": _ROOM_DOMAINS}} | place
-
-
-def area_said(hass: HomeAssistant, request: str) -> Slots:
-    """An area slot for the one area the request names in full (the most
-    specific, "Guest Room" and not "Guest" if both are), else none."""
-    said = folded_words(request)
-    named = {
-        area.name: frozenset(telling)
-        for area in ar.async_get(hass).async_list_areas()
-        for label in (area.name, *area.aliases)
-        if (telling := telling_words(label)) and all_said(telling, said)
-    }
-    most = most_specific(named)
-    return {"area": {"value": most[0]}} if len(most) == 1 else {}
-
-
-def _unknown_places(hass: HomeAssistant, slots: Slots) -> set[str]:
-    """The area and floor slots that name no area or floor of the home."""
-    unknown = set()
-    area, floor = (
-        slots.get("area", {}).get("value"),
-        slots.get("floor", {}).get("value"),
-    )
-    if area is not None and not any(intent.find_areas(str(area), ar.async_get(hass))):
-        unknown.add("area")
-    if floor is not None and not any(
-        intent.find_floors(str(floor), fr.async_get(hass))
-    ):
-        unknown.add("floor")
-    return unknown
-
-
-def _said_places(slots: Slots, request: str | None) -> Slots:
-    """The slots without an area or floor the request does not name."""
-    said = folded_words(request or "")
-    return {
-        key: value
-        for key, value in slots.items()
-        if key not in ("area", "floor")
-        or telling_words(str(value.get("value", ""))) <= said
-    }
 
 
 def _kinds_in(
