@@ -897,3 +897,66 @@ async def converse_with_call(
     """The model makes one call for the request, then says "Done."; the reply."""
     scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
     return speech(await converse(hass, agent_id, request_text))
+
+
+@pytest.mark.parametrize(
+    ("request_text", "call", "language", "brighter", "said"),
+    [
+        (
+            "dim the office lights a bit",
+            ("HassLightSet", {"area": "Office", "brightness": 50}),
+            "en",
+            False,
+            "Done, I dimmed Ceiling Lights and Office RGBW Lights.",
+        ),
+        (
+            "make the office lights brighter",
+            ("HassLightSet", {"area": "Office"}),
+            "en",
+            True,
+            "Done, I brightened Ceiling Lights and Office RGBW Lights.",
+        ),
+        # The off tool for "turn down": a step down, not off.
+        (
+            "turn the office lights down",
+            ("HassTurnOff", {"area": "Office", "domain": "light"}),
+            "en",
+            False,
+            "Done, I dimmed Ceiling Lights and Office RGBW Lights.",
+        ),
+        (
+            "mach das Licht im Office dunkler",
+            ("HassLightSet", {"area": "Office"}),
+            "de",
+            False,
+            "Erledigt, ich habe Ceiling Lights und Office RGBW Lights gedimmt.",
+        ),
+    ],
+)
+async def test_a_brightness_step_said_steps_the_lights(  # noqa: PLR0917 - a case per way of saying it
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    request_text: str,
+    call: tuple[str, dict[str, Any]],
+    language: str,
+    brighter: bool,
+    said: str,
+) -> None:
+    """HA has no relative brightness intent: 0.5B sent "dim the lights a bit"
+    with a level it made up, or as the off tool. The lights on step their
+    brightness the way said, from where each is."""
+    agent_id = await office_home(hass, scripted_llm)
+    before = {
+        light: hass.states.get(light).attributes["brightness"]
+        for light in OFFICE_LIGHTS
+    }
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+
+    response = await converse(hass, agent_id, request_text, language=language)
+
+    for light in OFFICE_LIGHTS:
+        state = hass.states.get(light)
+        assert state.state == "on"
+        assert (state.attributes["brightness"] > before[light]) is brighter
+        assert state.attributes["brightness"] != before[light]
+    assert speech(response) == said

@@ -63,6 +63,7 @@ from .intent_reach import (
     Target,
     intent_targets,
     service_intent_handler,
+    stepped_lights,
     target_deeds,
     turned_as_said,
 )
@@ -243,6 +244,7 @@ class GuardedIntentTool(WrappingTool):
                 language=language,
                 request=request,
             )
+            reach = stepped_lights(reach, slots, request, language)
         if reach.refused and not reach.targets:
             return self._refused(reach, language)
         if self.repair and handler is not None:

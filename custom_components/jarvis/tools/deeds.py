@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from homeassistant.components.light import ATTR_BRIGHTNESS_STEP_PCT
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
@@ -39,6 +40,9 @@ _PLAIN_VERBS = {
     ("media_player", "unmute"): "unmute",
     ("media_player", "volume_up"): "volume_up",
     ("media_player", "volume_down"): "volume_down",
+    # A light's brightness stepped (`said_service`).
+    ("light", "brighten"): "brighten",
+    ("light", "dim"): "dim",
     ("todo", "add_item"): "add",
     ("todo", "update_item"): "complete",
 }
@@ -78,6 +82,8 @@ def said_service(call: Call) -> str:
     ):
         return ""  # not checked off: renamed, or put back
     settings = set(call.data) - {ATTR_ENTITY_ID}
+    if settings == {ATTR_BRIGHTNESS_STEP_PCT}:
+        return "brighten" if call.data[ATTR_BRIGHTNESS_STEP_PCT] > 0 else "dim"
     if len(settings) == 1 and (verb := _LEVELS.get(settings.pop())):
         return verb
     if call.service in ("turn_on", "turn_off") and set(call.data) - {ATTR_ENTITY_ID}:
