@@ -960,3 +960,26 @@ async def test_a_brightness_step_said_steps_the_lights(  # noqa: PLR0917 - a cas
         assert (state.attributes["brightness"] > before[light]) is brighter
         assert state.attributes["brightness"] != before[light]
     assert speech(response) == said
+
+
+async def test_the_answer_to_which_lock_still_waits_for_a_yes(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """The call a "which one?" was answered for runs through the same guards
+    as the model's: an unlock waits for a yes."""
+    agent_id = await office_home(hass, scripted_llm)
+    front_door = "lock.front_door"
+    assert hass.states.get(front_door).state == "locked"
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOff", {"name": "...", "domain": "lock"})])
+    )
+    asked = await converse(hass, agent_id, "unlock the door")
+    assert speech(asked).startswith("Which one do you mean: ")
+    assert "Front Door" in speech(asked)
+
+    calls_before = len(scripted_llm.chat_requests)
+    confirm = await converse(hass, agent_id, "the front door", asked["conversation_id"])
+
+    assert speech(confirm) == "Shall I unlock Front Door?"
+    assert hass.states.get(front_door).state == "locked"
+    assert len(scripted_llm.chat_requests) == calls_before
