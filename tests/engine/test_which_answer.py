@@ -7,9 +7,11 @@ import json
 
 import pytest
 
+from custom_components.jarvis.engine.phrases import FINAL_REPLY
 from custom_components.jarvis.engine.types import Message, ToolCall
 from custom_components.jarvis.engine.which_answer import CHOICES, answered_call
 
+QUESTION = "Which one do you mean: Ecobee, HeatPump or Hvac?"
 CALL = ToolCall(
     "call_1",
     "HassClimateSetTemperature",
@@ -21,11 +23,15 @@ ASKED = [
     Message(
         "tool",
         json.dumps(
-            {"error": "ambiguous_target", CHOICES: ["Ecobee", "HeatPump", "Hvac"]}
+            {
+                "error": "ambiguous_target",
+                FINAL_REPLY: QUESTION,
+                CHOICES: ["Ecobee", "HeatPump", "Hvac"],
+            }
         ),
         tool_call_id="call_1",
     ),
-    Message("assistant", "Which one do you mean: Ecobee, HeatPump or Hvac?"),
+    Message("assistant", QUESTION),
 ]
 
 
@@ -73,4 +79,11 @@ def test_only_the_turn_just_before_is_answered() -> None:
         Message("assistant", "It is noon."),
         Message("user", "the Ecobee"),
     ]
+    assert answered_call(messages, "en") is None
+
+
+def test_a_question_the_model_went_past_is_not_open() -> None:
+    """Where the turn's reply was not the question (the model called again
+    and answered), nothing was asked."""
+    messages = [*ASKED[:-1], Message("assistant", "Done."), Message("user", "Hvac")]
     assert answered_call(messages, "en") is None

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import json
 
 from .lang import en, language_pack
+from .phrases import FINAL_REPLY
 from .text import folded_words, most_specific, telling_words
 from .types import JsonObject, Message
 
@@ -36,8 +37,10 @@ def answered_call(
             break
         turn.append(message)
     calls = {call.id: call for message in turn for call in message.tool_calls}
+    # The question must have been the turn's reply, as it was asked.
+    replied = turn[0].content if turn and turn[0].role == "assistant" else ""
     for message in turn:
-        if message.role != "tool" or (choices := _choices(message)) is None:
+        if message.role != "tool" or (choices := _choices(message, replied)) is None:
             continue
         call = calls.get(message.tool_call_id or "")
         if call is None or (chosen := _chosen(choices, request, language)) is None:
@@ -47,12 +50,16 @@ def answered_call(
     return None
 
 
-def _choices(message: Message) -> list[str] | None:
+def _choices(message: Message, replied: str) -> list[str] | None:
+    """The choices a tool result asked about, where its question was the
+    reply."""
     try:
         result = json.loads(message.content)
     except ValueError:
         return None
-    choices = result.get(CHOICES) if isinstance(result, dict) else None
+    if not isinstance(result, dict) or result.get(FINAL_REPLY) != replied:
+        return None
+    choices = result.get(CHOICES)
     if not isinstance(choices, list):
         return None
     return [choice for choice in choices if isinstance(choice, str)]

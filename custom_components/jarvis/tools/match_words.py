@@ -76,7 +76,8 @@ def _one_of(hass: HomeAssistant, slots: Slots, language: str) -> Slots | Answer:
     states = [state for state in found if state is not None]
     if len(states) != 1:
         return which(states, language)
-    return {"name": {"value": states[0].name}}
+    rest = {key: slot for key, slot in slots.items() if key not in (ENTITIES, "domain")}
+    return rest | {"name": {"value": states[0].name}}
 
 
 # What HA's relative volume intent does by its step: its handler turns the
