@@ -96,6 +96,9 @@ CORE = ["HassTurnOn", "HassTurnOff", "GetLiveContext"]
         # hallway, which switched on its five lights and speakers.
         ("saug den Flur", "HassVacuumStart"),
         ("aspira el pasillo", "HassVacuumStart"),
+        # A brightness step is the light tool's ("brighter" offered none).
+        ("make the kitchen lights brighter", "HassLightSet"),
+        ("mach das Licht im Flur dunkler", "HassLightSet"),
     ],
 )
 def test_router_keeps_the_right_tool(request_text: str, expected: str) -> None:

@@ -49,10 +49,20 @@ _PERCENT_WORDS = tuple(
 )
 
 
+# Topics whose words include the ways a level steps (`Language.ways`): "make
+# the kitchen lights brighter" had offered no light tool.
+_STEPPED: Mapping[str, tuple[str, ...]] = {"lightset": ("brighter", "dimmer")}
+
+
 def _topic_words(topic: str) -> tuple[str, ...]:
     signs = _SIGNS.get(topic, ())
     levels = _PERCENT_WORDS if "%" in signs else ()
-    return every(lambda pack: pack.tool_topics[topic]) + signs + levels
+    steps = every(
+        lambda pack: [
+            word for way in _STEPPED.get(topic, ()) for word in pack.ways[way]
+        ]
+    )
+    return every(lambda pack: pack.tool_topics[topic]) + signs + levels + steps
 
 
 _LEXICON = {topic: _topic_words(topic) for topic in LANGUAGES[0].tool_topics}
