@@ -161,6 +161,8 @@ def _said_level(request: str, args: JsonObject) -> float | None:
     return said[0]
 
 
+# The arguments that pick a call's devices by name, area or floor.
+_NAMING = frozenset({"name", "area", "floor"})
 # The relative steps HA's tools take by name (HassSetVolumeRelative's
 # "volume_step"), which the request's words say (`lang.way_said`).
 _STEPS = ("up", "down")
@@ -238,7 +240,7 @@ def _by_step(
     kept = {name for name in args if name not in guessed}
     # What picks the devices must carry over; a kind the other tool implies
     # ("domain": "media_player") need not.
-    naming = kept & {"name", "area", "floor"}
+    naming = kept & _NAMING
 
     def takes(other: ToolSpec) -> int:
         taken = other.parameters.get("properties") or {}
@@ -273,7 +275,7 @@ def _by_kind_step(
     others = [other for other in catalogue if other.name != tool.name]
     if own_verb_fit(tool, request, others) != 0:
         return None
-    naming = args.keys() & {"name", "area", "floor"}
+    naming = args.keys() & _NAMING
 
     def takes(other: ToolSpec) -> bool:
         steps = _step_arguments(other)
@@ -416,7 +418,7 @@ def _by_look_up(
         or not asks_an_action(request)
     ):
         return None
-    naming = args.keys() & {"name", "area", "floor"}
+    naming = args.keys() & _NAMING
 
     def takes(other: ToolSpec) -> bool:
         properties = other.parameters.get("properties") or {}

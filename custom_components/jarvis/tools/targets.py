@@ -100,13 +100,7 @@ def repair_targets(
     words = folded_words(name)
     if not words:
         if (
-            said := _named_by_user(
-                hass, handler, rest, assistant, request, language=language
-            )
-        ) is not None:
-            return rest | {"name": {"value": said}}
-        if (
-            meant := _meant_by_words(
+            meant := _said_or_meant(
                 hass, handler, rest, assistant, request, language=language
             )
         ) is not None:
@@ -304,6 +298,27 @@ def _named_by_user(
     return found.pop() if len(found) == 1 else None
 
 
+def _said_or_meant(
+    hass: HomeAssistant,
+    handler: Matching,
+    where: Slots,
+    assistant: str | None,
+    request: str | None,
+    *,
+    language: str,
+) -> Slots | Answer | None:
+    """In place of a name that names nothing, the device the user's own
+    words name (`_named_by_user`), else those they point to
+    (`_meant_by_words`); None where they do neither."""
+    if (
+        said := _named_by_user(
+            hass, handler, where, assistant, request, language=language
+        )
+    ) is not None:
+        return where | {"name": {"value": said}}
+    return _meant_by_words(hass, handler, where, assistant, request, language=language)
+
+
 def _meant_by_words(
     hass: HomeAssistant,
     handler: Matching,
@@ -368,13 +383,7 @@ def _guessed_name_meant(  # noqa: PLR0917 - the call, its name and places
     ):
         return None
     if (
-        said := _named_by_user(
-            hass, handler, places, assistant, request, language=language
-        )
-    ) is not None:
-        return places | {"name": {"value": said}}
-    if (
-        meant := _meant_by_words(
+        meant := _said_or_meant(
             hass, handler, places, assistant, request, language=language
         )
     ) is not None:
