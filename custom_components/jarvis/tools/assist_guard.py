@@ -465,7 +465,9 @@ def guard_assist_tools(
             return GuardedIntentTool(
                 hub, tool, intent_type, repair=repair, serving=serving
             )
-        return MatchInWordsTool(hub, tool, kinds[intent_type]) if repair else None
+        if not repair:
+            return None
+        return MatchInWordsTool(hub, tool, kinds.get(intent_type, frozenset()))
 
     replace_tools(llm_api, guard)
     replace_tools(llm_api, lambda tool: FailSafeTool(hub, tool))
