@@ -191,14 +191,18 @@ async def test_home_assistants_failed_match_is_told_in_words(
     )
     with logged_results(hass) as results:
         await converse(hass, agent_id, "stop the kitchen window")
-    # An intent that matches its own way: 0.5B's call for "set the LED strip
-    # in the kids room to 40 percent".
-    _, volume = await run(
-        hass,
-        scripted_llm,
-        agent_id,
-        ("HassSetVolumeRelative", {"volume_step": "down", "name": "Office"}),
+    # An intent that matches its own way, for a place said that has none of
+    # its kind.
+    scripted_llm.script(
+        Reply(
+            tool_calls=[
+                ("HassSetVolumeRelative", {"volume_step": "down", "name": "Office"})
+            ]
+        ),
+        Reply(content="Done."),
     )
+    with logged_results(hass) as volume:
+        await converse(hass, agent_id, "turn the office down")
 
     assert results[0] == {
         "error": "wrong_tool",
@@ -738,7 +742,8 @@ async def test_a_thermostat_not_named_is_asked_about(
     )
     response = await converse(hass, agent_id, "set the thermostat to 21")
 
-    assert speech(response) == "Which one do you mean: Ecobee, HeatPump or Hvac?"
+    # Ecobee keeps a range, with no one temperature to set: not a choice.
+    assert speech(response) == "Which one do you mean: HeatPump or Hvac?"
     assert temperatures(hass) == before
 
     # The answer runs the call on the one it names, with no model call but
@@ -767,7 +772,7 @@ def temperatures(hass: HomeAssistant) -> dict[str, Any]:
         (
             "set the temperature to 19",
             ("HassClimateSetTemperature", {"name": "Living Room", "temperature": 19}),
-            "Ecobee, HeatPump or Hvac",
+            "HeatPump or Hvac",
         ),
         # No name: HA's intent finds several that can (Ecobee keeps a range).
         (
@@ -795,12 +800,18 @@ async def test_a_temperature_for_no_thermostat_said_asks_which(
 
 
 @pytest.mark.parametrize(
-    ("request_text", "call"),
+    ("request_text", "call", "asked"),
     [
-        ("switch off the TV", ("HassMediaPause", {"name": "..."})),
+        (
+            "switch off the TV",
+            ("HassMediaPause", {"name": "..."}),
+            "Bedroom, Group, Kitchen, Living Room, Lounge room or Walkman",
+        ),
+        # The Lounge room player has no volume to set: not a choice.
         (
             "turn the TV down",
             ("HassSetVolumeRelative", {"name": "...", "volume_step": "down"}),
+            "Bedroom, Group, Kitchen, Living Room or Walkman",
         ),
     ],
 )
@@ -809,15 +820,17 @@ async def test_a_placeholder_for_the_tv_asks_which_player(
     scripted_llm: ScriptedLLMServer,
     request_text: str,
     call: tuple[str, dict[str, Any]],
+    asked: str,
 ) -> None:
     """0.5B sent "switch off the TV" with the example call's "...": "TV"
-    is a word for every player where none is called so, short as it is."""
+    is a word for every player where none is called so, short as it is; of
+    those that can do what is asked."""
     agent_id = await office_home(hass, scripted_llm)
     scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
 
     response = await converse(hass, agent_id, request_text)
 
-    assert speech(response).startswith("Which one do you mean: Bedroom, ")
+    assert speech(response) == f"Which one do you mean: {asked}?"
     assert all(
         state.state == "playing" for state in hass.states.async_all("media_player")
     )
@@ -857,16 +870,20 @@ async def test_a_look_up_for_a_command_is_the_command(
     }
 
 
+@pytest.mark.parametrize("lights_in_the_area", [True, False])
 async def test_a_device_called_as_the_area_said_yields_to_what_the_words_point_to(
-    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, lights_in_the_area: bool
 ) -> None:
     """0.5B sent "turn off the lights in the living room" as HassTurnOff
-    "living room", and HA turned off the player called Living Room."""
+    "living room", and HA turned off the player called Living Room. The
+    light is in that area, or in none, called "Living Room RGBWW Lights"
+    (as in the demo home)."""
     agent_id = await office_home(hass, scripted_llm)
     room = ar.async_get(hass).async_create("Living Room")
-    er.async_get(hass).async_update_entity(
-        "light.living_room_rgbww_lights", area_id=room.id
-    )
+    if lights_in_the_area:
+        er.async_get(hass).async_update_entity(
+            "light.living_room_rgbww_lights", area_id=room.id
+        )
     await hass.services.async_call(
         "light",
         "turn_on",
@@ -885,6 +902,35 @@ async def test_a_device_called_as_the_area_said_yields_to_what_the_words_point_t
 
     assert hass.states.get("light.living_room_rgbww_lights").state == "off"
     assert hass.states.get("media_player.living_room").state == player
+
+
+async def test_a_device_called_as_part_of_several_names_asks_which(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """The words point to two lights whose names hold the player's: which."""
+    agent_id = await office_home(hass, scripted_llm)
+    er.async_get(hass).async_update_entity("light.bed_light", name="Living Room Lamp")
+    lights_and_player = ("light.bed_light", *LIVING_ROOM_LIGHT_AND_PLAYER)
+    before = states(hass, *lights_and_player)
+
+    said = await converse_with_call(
+        hass,
+        scripted_llm,
+        agent_id,
+        "turn off the light in the living room",
+        ("HassTurnOff", {"name": "Living Room"}),
+    )
+
+    assert said == (
+        "Which one do you mean: Living Room Lamp or Living Room RGBWW Lights?"
+    )
+    assert states(hass, *lights_and_player) == before
+
+
+LIVING_ROOM_LIGHT_AND_PLAYER = (
+    "light.living_room_rgbww_lights",
+    "media_player.living_room",
+)
 
 
 async def converse_with_call(

@@ -5,6 +5,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from homeassistant.components.climate.const import (
+    INTENT_SET_TEMPERATURE,
+    ClimateEntityFeature,
+)
+from homeassistant.components.media_player.const import (
+    INTENT_MEDIA_SEARCH_AND_PLAY,
+    INTENT_SET_VOLUME_RELATIVE,
+    MediaPlayerEntityFeature,
+)
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent, llm
 from homeassistant.util.json import JsonObjectType
@@ -45,7 +54,9 @@ class MatchInWordsTool(WrappingTool):
         if self.kinds and isinstance(args.get("name"), str):
             repaired = repair_targets(
                 hass,
-                KindMatching(intent_type, set(self.kinds)),
+                KindMatching(
+                    intent_type, set(self.kinds), _FEATURES_INSIDE.get(intent_type)
+                ),
                 {key: {"value": value} for key, value in args.items()},
                 assistant=llm_context.assistant,
                 language=language,
@@ -79,6 +90,15 @@ def _one_of(hass: HomeAssistant, slots: Slots, language: str) -> Slots | Answer:
     rest = {key: slot for key, slot in slots.items() if key not in (ENTITIES, "domain")}
     return rest | {"name": {"value": states[0].name}}
 
+
+# The features HA's handlers match by inside their own matching, which are
+# not on the handler: a which-question lists only the devices that can.
+_FEATURES_INSIDE: dict[str, int] = {
+    INTENT_SET_TEMPERATURE: ClimateEntityFeature.TARGET_TEMPERATURE,
+    INTENT_SET_VOLUME_RELATIVE: MediaPlayerEntityFeature.VOLUME_SET,
+    INTENT_MEDIA_SEARCH_AND_PLAY: MediaPlayerEntityFeature.SEARCH_MEDIA
+    | MediaPlayerEntityFeature.PLAY_MEDIA,
+}
 
 # What HA's relative volume intent does by its step: its handler turns the
 # players' entities, with no service call to tell what it did.

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import intent
 
 type Slots = dict[str, Any]
@@ -68,3 +69,14 @@ def intent_constraints(
         # Every entity the call could reach counts, whichever one HA would pick.
         allow_duplicate_names=True,
     )
+
+
+def reach(
+    hass: HomeAssistant,
+    handler: Matching,
+    slots: Mapping[str, Any],
+    assistant: str | None,
+) -> list[State]:
+    """Every entity HA's handler could reach with these slots."""
+    constraints = intent_constraints(handler, slots, assistant)
+    return intent.async_match_targets(hass, constraints).states

@@ -4,52 +4,69 @@ user never said, and a device called as the area said."""
 
 from __future__ import annotations
 
-from homeassistant.core import HomeAssistant
+from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import area_registry as ar, floor_registry as fr, intent
 
 from ..engine.pointed import points_to
 from ..engine.text import all_said, folded_words, most_specific, telling_words
 from .asked import device_of
-from .matching import Matching, Slots, intent_constraints
+from .matching import Matching, Slots, reach
+from .meant import Answer, which
 
 
-def area_pointed(
+def pointed_instead(
     hass: HomeAssistant,
     handler: Matching,
     slots: Slots,
     assistant: str | None,
     request: str | None,
-) -> Slots | None:
-    """The devices of the area said that the request's other words point
-    to, for a name that is both that area's and a device's, where those
-    words do not point to the device: 0.5B sent "turn off the lights in the
-    living room" as HassTurnOff "living room", and HA turned the Living
-    Room player off."""
+    *,
+    language: str,
+) -> Slots | Answer | None:
+    """For a name that is a device's own, where the request's other words
+    point elsewhere: the devices they point to in the area the name also
+    is, else the devices holding the name in theirs that they point to (one,
+    or which). 0.5B sent "turn off the lights in the living room" as
+    HassTurnOff "living room", and HA turned the Living Room player off;
+    the lights were in that area, or called "Living Room RGBWW Lights"."""
     name = str(slots["name"]["value"])
-    place = area_said(hass, request or "")
-    area = place.get("area", {}).get("value")
-    if not area or folded_words(area) != folded_words(name) or "area" in slots:
-        return None
     other_words = folded_words(request or "") - folded_words(name)
-    rest = {k: v for k, v in slots.items() if k != "name"}
-    named = intent.async_match_targets(
-        hass, intent_constraints(handler, slots, assistant)
-    ).states
-    in_area = intent.async_match_targets(
-        hass, intent_constraints(handler, rest | place, assistant)
-    ).states
-    pointed = [
-        s for s in in_area if points_to(device_of(hass, s.entity_id), other_words)
-    ]
-    if (
-        not named
-        or not pointed
-        or any(
-            points_to(device_of(hass, state.entity_id), other_words) for state in named
-        )
+    named = reach(hass, handler, slots, assistant)
+    if not named or any(
+        points_to(device_of(hass, state.entity_id), other_words) for state in named
     ):
         return None
-    return rest | place | {"domain": {"value": sorted({s.domain for s in pointed})}}
+    rest = {k: v for k, v in slots.items() if k != "name"}
+    place = area_said(hass, request or "")
+    area = place.get("area", {}).get("value")
+    if area and folded_words(area) == folded_words(name) and "area" not in slots:
+        pointed = _pointed(hass, handler, rest | place, assistant, other_words)
+        if pointed:
+            kinds = sorted({state.domain for state in pointed})
+            return rest | place | {"domain": {"value": kinds}}
+    holders = [
+        state
+        for state in _pointed(hass, handler, rest, assistant, other_words)
+        if folded_words(name) < folded_words(state.name)
+    ]
+    if len(holders) == 1:
+        return rest | {"name": {"value": holders[0].name}}
+    return which(holders, language) if holders else None
+
+
+def _pointed(
+    hass: HomeAssistant,
+    handler: Matching,
+    slots: Slots,
+    assistant: str | None,
+    words: set[str],
+) -> list[State]:
+    """What the call could reach that these words point to."""
+    return [
+        state
+        for state in reach(hass, handler, slots, assistant)
+        if points_to(device_of(hass, state.entity_id), words)
+    ]
 
 
 def area_said(hass: HomeAssistant, request: str) -> Slots:

@@ -35,9 +35,9 @@ from ..engine.text import (
     telling_words,
     within,
 )
-from .matching import ENTITIES, Matching, Slots, intent_constraints
+from .matching import ENTITIES, Matching, Slots, intent_constraints, reach
 from .meant import MAX_CHOICES, Answer, which, words_fitting
-from .places import area_pointed, area_said, said_places, unknown_places
+from .places import area_said, pointed_instead, said_places, unknown_places
 from .services import closest_names
 
 # What "everything in the office" means when the model named the room as a
@@ -77,8 +77,12 @@ def repair_targets(
         )
     ):
         return kinds
-    if (in_area := area_pointed(hass, handler, slots, assistant, request)) is not None:
-        return in_area
+    if (
+        pointed := pointed_instead(
+            hass, handler, slots, assistant, request, language=language
+        )
+    ) is not None:
+        return pointed
     if _matches(hass, handler, slots, assistant):
         return slots
     # A device's own name wins over an area, floor or kind the model added
@@ -259,9 +263,7 @@ def named_instead(
     # Saugroboter): the one device of that kind there.
     one_kind = len(handler.required_domains or ()) == 1
     if one_kind and (place := area_said(hass, request or "")):
-        there = intent.async_match_targets(
-            hass, intent_constraints(handler, place, assistant)
-        ).states
+        there = reach(hass, handler, place, assistant)
         if len(there) == 1:
             unplaced = {k: v for k, v in rest.items() if k not in ("area", "floor")}
             return unplaced | place | {"name": {"value": there[0].name}}
@@ -283,9 +285,7 @@ def _named_by_user(
     words name several, the one the joined commands name, of those not said
     of another area ("prende la luz del techo en el salón y luego prende la
     lámpara de pie en la cocina", for the Salón, which has both)."""
-    reachable = intent.async_match_targets(
-        hass, intent_constraints(handler, rest, assistant)
-    ).states
+    reachable = reach(hass, handler, rest, assistant)
     if (one := _one_named(reachable, request or "")) or not request:
         return one
     area = rest.get("area", {}).get("value")
@@ -337,9 +337,7 @@ def _meant_by_words(
     where the words point to none."""
     if not request:
         return None
-    reachable = intent.async_match_targets(
-        hass, intent_constraints(handler, rest, assistant)
-    ).states
+    reachable = reach(hass, handler, rest, assistant)
     said = folded_words(request)
     by_name = {state: words_fitting(state.name, said) for state in reachable}
     best = max(by_name.values(), default=0)
@@ -388,9 +386,7 @@ def _guessed_name_meant(  # noqa: PLR0917 - the call, its name and places
         )
     ) is not None:
         return meant
-    kind = intent.async_match_targets(
-        hass, intent_constraints(handler, places, assistant)
-    ).states
+    kind = reach(hass, handler, places, assistant)
     if len(kind) == 1:
         return places | {"name": {"value": kind[0].name}}
     return which(kind, language) if 1 < len(kind) <= MAX_CHOICES else None
@@ -495,9 +491,7 @@ def _fitting(
     words: Collection[str],
 ) -> list[State]:
     """What the call could reach without its name, that the name's words fit."""
-    reachable = intent.async_match_targets(
-        hass, intent_constraints(handler, slots, assistant)
-    ).states
+    reachable = reach(hass, handler, slots, assistant)
     return [state for state in reachable if _fits(words, state)]
 
 
