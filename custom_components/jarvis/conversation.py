@@ -327,7 +327,9 @@ class JarvisConversationEntity(
             ):
                 speech = local.speech.get("plain", {}).get("speech", "").strip()
             if speech:
-                # HA's replies have no full stop ("Turned on the light").
+                # HA's replies have no full stop ("Turned on the light"), and
+                # some no capital ("geschlossen").
+                speech = speech[0].upper() + speech[1:]
                 speeches.append(speech if speech[-1] in ".!?" else f"{speech}.")
         if question:
             speeches.append(question)

@@ -219,6 +219,32 @@ async def test_a_match_on_a_whole_room_acts_on_the_device_the_user_named(
     assert scripted_llm.chat_requests == []
 
 
+async def test_joined_commands_are_said_as_sentences(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """HA's German reply to closing a cover is "geschlossen": joined, it
+    starts a sentence of its own."""
+    agent_id = (await agents(hass, scripted_llm))["Fast"]
+    curtain = "cover.kitchen_window"
+    er.async_get(hass).async_update_entity(curtain, name="Vorhang")
+    await hass.services.async_call(
+        "light", "turn_off", {"entity_id": KITCHEN}, blocking=True
+    )
+
+    response = await converse(
+        hass,
+        agent_id,
+        "schalte Kitchen Lights ein und dann schließe den Vorhang",
+        language="de",
+    )
+    await hass.async_block_till_done()
+
+    assert hass.states.get(KITCHEN).state == "on"
+    assert hass.states.get(curtain).state in ("closed", "closing")
+    assert speech(response) == "Kitchen Lights eingeschaltet. Geschlossen."
+    assert scripted_llm.chat_requests == []
+
+
 @dataclass(frozen=True)
 class Sensitive:
     """A sensitive intent call and what it does to its target."""

@@ -1008,6 +1008,34 @@ async def test_a_brightness_step_said_steps_the_lights(  # noqa: PLR0917 - a cas
     assert speech(response) == said
 
 
+@pytest.mark.parametrize(
+    "call",
+    [
+        ("HassLightSet", {"name": "Living Room"}),
+        ("HassLightSet", {"name": "Living Room", "brightness": 40}),
+    ],
+)
+async def test_a_light_called_as_an_empty_room_is_the_one_stepped(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, call: tuple[str, Any]
+) -> None:
+    """In the demo home the Living Room area is empty and its light is
+    "Living Room RGBWW Lights", in no area: 0.5B sent "dim the living room
+    lights a bit" with the room for a name."""
+    agent_id = await office_home(hass, scripted_llm)
+    ar.async_get(hass).async_create("Living Room")
+    light = "light.living_room_rgbww_lights"
+    await hass.services.async_call(
+        "light", "turn_on", {"entity_id": light, "brightness": 200}, blocking=True
+    )
+
+    said = await converse_with_call(
+        hass, scripted_llm, agent_id, "dim the living room lights a bit", call
+    )
+
+    assert hass.states.get(light).attributes["brightness"] < 200
+    assert said == "Done, I dimmed Living Room RGBWW Lights."
+
+
 async def test_the_answer_to_which_lock_still_waits_for_a_yes(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:
