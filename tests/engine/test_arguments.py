@@ -151,6 +151,57 @@ def test_a_level_tools_numbers_are_the_users(
     assert backed_by_request(tool, args, request_text) == expected
 
 
+@pytest.mark.parametrize(
+    ("args", "request_text", "language", "expected"),
+    [
+        # Said in words, the level is the user's, kept or filled in.
+        (
+            {"name": "Kitchen Lights", "brightness": 50},
+            "kitchen lights at fifty percent please",
+            "en",
+            {"name": "Kitchen Lights", "brightness": 50},
+        ),
+        (
+            {"name": "Deckenlampe"},
+            "stelle die Deckenlampe auf fünfundsiebzig Prozent",
+            "de",
+            {"name": "Deckenlampe", "brightness": 75},
+        ),
+        (
+            {"name": "Lámpara"},
+            "pon la lámpara al treinta y cinco por ciento",
+            "es",
+            {"name": "Lámpara", "brightness": 35},
+        ),
+        # "cent" of "pour cent" is no hundred.
+        (
+            {"name": "Lampe", "brightness": 70},
+            "mets la lampe à soixante-dix pour cent",
+            "fr",
+            {"name": "Lampe", "brightness": 70},
+        ),
+        # A number word in a name is no level, as a digit in one is not.
+        (
+            {"name": "Lamp Two", "color": "red"},
+            "make lamp two red",
+            "en",
+            {"name": "Lamp Two", "color": "red"},
+        ),
+        # Another language's words are not read: "once" is eleven in Spanish.
+        (
+            {"name": "Lamp", "brightness": 11},
+            "set the lamp once",
+            "en",
+            {"name": "Lamp"},
+        ),
+    ],
+)
+def test_a_level_said_in_words_is_the_users(
+    args: JsonObject, request_text: str, language: str, expected: JsonObject
+) -> None:
+    assert backed_by_request(LIGHT_SET, args, request_text, language) == expected
+
+
 def test_said_numbers() -> None:
     assert said_numbers("set it to 21,5 and 70% on floor 2") == [21.5, 70.0, 2.0]
     assert said_numbers("light_3 and 4K") == []
@@ -534,6 +585,7 @@ def test_a_step_said_of_a_player_is_its_volume_step(
         ("skip to the next song and turn it up", "HassMediaNext"),
         # A number said: a level, not a step.
         ("turn the music down to 20", "HassMediaPause"),
+        ("turn the music down to twenty", "HassMediaPause"),
         # No step said.
         ("stop the music in the kitchen", "HassMediaPause"),
     ],

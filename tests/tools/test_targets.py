@@ -1036,6 +1036,41 @@ async def test_a_light_called_as_an_empty_room_is_the_one_stepped(
     assert said == "Done, I dimmed Living Room RGBWW Lights."
 
 
+@pytest.mark.parametrize(
+    ("request_text", "language", "said"),
+    [
+        (
+            "kitchen lights at fifty percent please",
+            "en",
+            "Done, I set Kitchen Lights to 50%.",
+        ),
+        (
+            "Kitchen Lights bitte auf fünfzig Prozent",
+            "de",
+            "Erledigt, ich habe Kitchen Lights auf 50 % gestellt.",
+        ),
+    ],
+)
+async def test_a_level_said_in_words_is_set(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    request_text: str,
+    language: str,
+    said: str,
+) -> None:
+    """Speech-to-text writes numbers in words too, and HA's matcher reads
+    them: the model's level for them was dropped as one nobody said, and
+    the lights came on at their last brightness."""
+    agent_id = await office_home(hass, scripted_llm)
+    call = ("HassLightSet", {"name": "Kitchen Lights", "brightness": 50})
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+
+    response = await converse(hass, agent_id, request_text, language=language)
+
+    assert hass.states.get(KITCHEN).attributes["brightness"] == 128
+    assert speech(response) == said
+
+
 async def test_the_answer_to_which_lock_still_waits_for_a_yes(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

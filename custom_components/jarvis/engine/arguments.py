@@ -25,6 +25,7 @@ from .router import (
     tells,
     verb_fit,
 )
+from .spoken_numbers import in_digits
 from .text import any_of
 from .textproto import repair_arguments, validate_arguments
 from .types import JsonObject, ToolSpec
@@ -50,19 +51,21 @@ def _is_percentage(schema: Mapping[str, Any]) -> bool:
     )
 
 
-def _numbers_in(value: Any) -> list[float]:
+def _numbers_in(value: Any, language: str | None) -> list[float]:
     if isinstance(value, bool):
         return []
     if isinstance(value, (int, float)):
         return [float(value)]
     if isinstance(value, str):
-        return said_numbers(value)
+        return said_numbers(in_digits(value, language))
     if isinstance(value, list):
-        return [number for item in value for number in _numbers_in(item)]
+        return [number for item in value for number in _numbers_in(item, language)]
     return []
 
 
-def backed_by_request(tool: ToolSpec, args: JsonObject, request: str) -> JsonObject:
+def backed_by_request(
+    tool: ToolSpec, args: JsonObject, request: str, language: str | None = None
+) -> JsonObject:
     """A level tool's call (one percentage argument, 0 to 100) with its
     numbers checked against the request's; other calls as they are.
 
@@ -73,7 +76,10 @@ def backed_by_request(tool: ToolSpec, args: JsonObject, request: str) -> JsonObj
     - A level the call leaves out is the one the request says: a number
       with "%" or its language's "percent", or else its only number, unless
       the call has that number in a name ("speaker 2", "floor 2").
+
+    Numbers said in words count as said ("fifty percent").
     """
+    request = in_digits(request, language)
     args = _said_number_in_place(tool, args, request)
     properties: Mapping[str, Any] = tool.parameters.get("properties") or {}
     levels = [name for name, schema in properties.items() if _is_percentage(schema)]
@@ -111,7 +117,10 @@ def backed_by_request(tool: ToolSpec, args: JsonObject, request: str) -> JsonObj
             if float(value) in unclaimed:
                 unclaimed.remove(float(value))
             checked[name] = value
-    if level_name in checked or (level := _said_level(request, checked)) is None:
+    if (
+        level_name in checked
+        or (level := _said_level(request, checked, language)) is None
+    ):
         return checked
     whole = properties[level_name].get("type") == "integer"
     return checked | {level_name: int(level) if whole else level}
@@ -150,12 +159,14 @@ def said_percent(request: str) -> float | None:
     return level
 
 
-def _said_level(request: str, args: JsonObject) -> float | None:
+def _said_level(request: str, args: JsonObject, language: str | None) -> float | None:
     """The one level a request says, or None."""
     if _PERCENT_RE.search(request):
         return said_percent(request)
     said = said_numbers(request)
-    in_names = {number for value in args.values() for number in _numbers_in(value)}
+    in_names = {
+        number for value in args.values() for number in _numbers_in(value, language)
+    }
     if len(said) != 1 or said[0] in in_names or not 0 <= said[0] <= 100:
         return None
     return said[0]
@@ -183,7 +194,9 @@ def fitting_tool(
     look-up's call on devices) say which other one, and
     then the one that takes a step the request says instead of a level
     (`_by_step`), or instead of an action of its own it does not say: that
-    one from the whole catalogue (`_by_kind_step`)."""
+    one from the whole catalogue (`_by_kind_step`). Numbers said in words
+    count as said."""
+    request = in_digits(request, language)
     offered = list(offered)
     if stepped := _by_kind_step(tool, args, catalogue, request, language):
         return stepped
@@ -296,13 +309,14 @@ def with_said_step(
 ) -> JsonObject:
     """A call with the step the request says ("up", "down") in each of the
     tool's step arguments, unless it holds a number the user said ("turn it
-    up by 10")."""
+    up by 10", "by ten")."""
     if (step := way_said(request, language, _STEPS)) is None:
         return args
-    said = said_numbers(request)
+    said = said_numbers(in_digits(request, language))
 
     def kept(value: Any) -> bool:
-        return _numbers_in(value) != [] and set(_numbers_in(value)) <= set(said)
+        numbers = _numbers_in(value, language)
+        return numbers != [] and set(numbers) <= set(said)
 
     return args | {
         name: step for name in _step_arguments(tool) if not kept(args.get(name))

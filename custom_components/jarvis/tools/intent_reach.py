@@ -29,6 +29,7 @@ from ..engine.arguments import said_numbers, said_percent
 from ..engine.lang import verb_domains, way_said
 from ..engine.phrases import Deed
 from ..engine.router import command_parts, joins_commands
+from ..engine.spoken_numbers import in_digits
 from ..safety.effects import Call
 from .deeds import deeds, said_level, said_service
 from .matching import ENTITIES, Slots, intent_constraints
@@ -219,7 +220,7 @@ def intent_targets(
         intent_type in _ON_OFF_INTENTS
         and request
         and not joins_commands(request, language)
-        and (level := said_percent(request)) is not None
+        and (level := said_percent(in_digits(request, language))) is not None
     ):
         found = [_at_level(t, intent_type, round(level)) for t in found]
     return Reach(found, shared, narrowed=len(found) < reached)
@@ -362,7 +363,7 @@ def stepped_lights(
         or not lights
         or len(lights) != len(reach.targets)
         or "brightness" in slots
-        or said_numbers(request)
+        or said_numbers(in_digits(request, language))
         # "turn the lights off and the music down" turns the lights off.
         or not _one_command(request, language)
     ):

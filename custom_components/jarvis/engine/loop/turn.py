@@ -546,7 +546,9 @@ class Turn:
                 self.offer(tool, "takes the step said")
             taken = tool.parameters.get("properties") or {}
             given = {k: v for k, v in given.items() if k in taken}
-        args = backed_by_request(tool, repair_arguments(tool, given), self.request)
+        args = backed_by_request(
+            tool, repair_arguments(tool, given), self.request, self.language
+        )
         args = with_said_step(tool, args, self.request, self.language)
         call = ToolCall(call.id, tool.name, args)
         if problem := validate_arguments(tool, args):
