@@ -1071,6 +1071,63 @@ async def test_a_level_said_in_words_is_set(
     assert speech(response) == said
 
 
+@pytest.mark.parametrize(
+    ("request_text", "language", "temperature", "after", "said"),
+    [
+        # A step with no number: a degree from where it is, whatever the
+        # model guessed; Jarvis says what it set.
+        ("make the hvac a bit warmer", "en", 25, 22, "Done, I set Hvac to 22 °C."),
+        ("turn up the heat on the hvac", "en", 18, 22, "Done, I set Hvac to 22 °C."),
+        (
+            "mach die Hvac kälter",
+            "de",
+            23,
+            20,
+            "Erledigt, ich habe Hvac auf 20 °C gestellt.",
+        ),
+        # A number too small to be a temperature is the step.
+        (
+            "turn the hvac down by two degrees",
+            "en",
+            2,
+            19,
+            "Done, I set Hvac to 19 °C.",
+        ),
+        (
+            "pon la hvac tres grados más caliente",
+            "es",
+            3,
+            24,
+            "Hecho, he puesto Hvac a 24 °C.",
+        ),
+        # A number that is a temperature is the one set.
+        ("turn the hvac up to 24", "en", 24, 24, "The Hvac is set to 24 °C."),
+    ],
+)
+async def test_a_temperature_step_said_steps_the_thermostat(  # noqa: PLR0917 - a case per way of saying it
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    request_text: str,
+    language: str,
+    temperature: float,
+    after: float,
+    said: str,
+) -> None:
+    """HA has no relative temperature intent: 0.5B sent "make it warmer"
+    with a temperature of its own, which may be colder than before, and
+    said that one."""
+    agent_id = await office_home(hass, scripted_llm)
+    assert hass.states.get("climate.hvac").attributes["temperature"] == 21
+    call = ("HassClimateSetTemperature", {"name": "Hvac", "temperature": temperature})
+    guessed = f"The Hvac is set to {temperature} °C."
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content=guessed))
+
+    response = await converse(hass, agent_id, request_text, language=language)
+
+    assert speech(response) == said
+    assert hass.states.get("climate.hvac").attributes["temperature"] == after
+
+
 async def test_the_answer_to_which_lock_still_waits_for_a_yes(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

@@ -46,6 +46,8 @@ _PLAIN_VERBS = {
     ("todo", "add_item"): "add",
     ("todo", "update_item"): "complete",
 }
+# A thermostat set to a temperature, said with its unit (`stepped_temperature`).
+TEMPERATURE_SET = "set_temperature"
 # Verbs said of a to-do item, which need its words.
 _ITEM_VERBS = frozenset({"add", "complete"})
 # "Turned on" the doorbell would be wrong: HA presses buttons.
@@ -64,7 +66,7 @@ def _verb(domain: str, service: str) -> str | None:
         (domain, service)
     ):
         return verb
-    if service in _LEVELS.values():
+    if service in (*_LEVELS.values(), TEMPERATURE_SET):
         return service
     if domain in _NOT_ON_OFF or service not in ("turn_on", "turn_off"):
         return None

@@ -3,9 +3,13 @@ own text is the repr of the match, after which 0.5B repeated the call."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 from homeassistant.components.climate.const import (
+    ATTR_MAX_TEMP,
+    ATTR_MIN_TEMP,
     INTENT_SET_TEMPERATURE,
     ClimateEntityFeature,
 )
@@ -14,16 +18,20 @@ from homeassistant.components.media_player.const import (
     INTENT_SET_VOLUME_RELATIVE,
     MediaPlayerEntityFeature,
 )
+from homeassistant.const import ATTR_TEMPERATURE
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent, llm
 from homeassistant.util.json import JsonObjectType
 
+from ..engine.arguments import said_numbers
+from ..engine.lang import way_said
 from ..engine.results import NO_MATCH
+from ..engine.spoken_numbers import in_digits
 from ..safety.holds import user_text
 from .builtin import WrappingTool, innermost, intent_type_of
-from .deeds import with_did_phrase
+from .deeds import TEMPERATURE_SET, with_did_phrase
 from .hub import JarvisTools
-from .matching import ENTITIES, KindMatching, Slots
+from .matching import ENTITIES, KindMatching, Slots, reach
 from .meant import MAX_CHOICES, Answer, which
 from .targets import repair_targets
 
@@ -70,7 +78,29 @@ class MatchInWordsTool(WrappingTool):
             tool_input = llm.ToolInput(
                 tool_input.tool_name, args, tool_input.id, tool_input.external
             )
+        stepped = None
+        if intent_type == INTENT_SET_TEMPERATURE and (
+            stepped := stepped_temperature(
+                hass,
+                KindMatching(intent_type, set(self.kinds)),
+                args,
+                llm_context.assistant,
+                user_text(),
+                language,
+            )
+        ):
+            args = args | {ATTR_TEMPERATURE: stepped}
+            tool_input = llm.ToolInput(
+                tool_input.tool_name, args, tool_input.id, tool_input.external
+            )
         result = await called_in_words(self, hass, tool_input, llm_context, repair=True)
+        if stepped is not None:
+            # The model's reply would give the temperature it guessed.
+            unit = hass.config.units.temperature_unit
+            level = f"{stepped:g} {unit}"
+            return with_did_phrase(
+                hass, result, language, {}, service=TEMPERATURE_SET, level=level
+            )
         step = str(args.get("volume_step"))
         if (service := _STEPPED.get((intent_type, step))) is None:
             return result
@@ -91,6 +121,9 @@ def _one_of(hass: HomeAssistant, slots: Slots, language: str) -> Slots | Answer:
     return rest | {"name": {"value": states[0].name}}
 
 
+# A degree: the step of "make it warmer", which says no number.
+TEMPERATURE_STEP = 1.0
+
 # The features HA's handlers match by inside their own matching, which are
 # not on the handler: a which-question lists only the devices that can.
 _FEATURES_INSIDE: dict[str, int] = {
@@ -99,6 +132,43 @@ _FEATURES_INSIDE: dict[str, int] = {
     INTENT_MEDIA_SEARCH_AND_PLAY: MediaPlayerEntityFeature.SEARCH_MEDIA
     | MediaPlayerEntityFeature.PLAY_MEDIA,
 }
+
+
+def stepped_temperature(  # noqa: PLR0917 - the call, and the request
+    hass: HomeAssistant,
+    matching: KindMatching,
+    args: Mapping[str, Any],
+    assistant: str | None,
+    request: str | None,
+    language: str,
+) -> float | None:
+    """The temperature a request that says a step sets its one thermostat
+    to ("make it warmer", "turn the heat down by two degrees"): a degree, or
+    the number said where it is too small to be a temperature, from where
+    the thermostat is. HA has no relative temperature intent, and 0.5B sent
+    such requests with a temperature of its own, colder for "turn up the
+    heat". None where the request says no step, or sets a temperature."""
+    way = way_said(request or "", language, ("warmer", "cooler")) or way_said(
+        request or "", language, ("up", "down")
+    )
+    slots = {key: {"value": value} for key, value in args.items()}
+    if way is None or len(found := reach(hass, matching, slots, assistant)) != 1:
+        return None
+    attributes = found[0].attributes
+    degrees = [
+        float(value)
+        for key in (ATTR_TEMPERATURE, ATTR_MIN_TEMP, ATTR_MAX_TEMP)
+        if isinstance(value := attributes.get(key), (int, float))
+    ]
+    if len(degrees) != 3:  # a range, or no target: nothing to step
+        return None
+    current, low, high = degrees
+    said = said_numbers(in_digits(request or "", language))
+    if len(said) > 1 or (said and said[0] >= low):
+        return None
+    step = said[0] if said else TEMPERATURE_STEP
+    return min(max(current + (step if way in ("warmer", "up") else -step), low), high)
+
 
 # What HA's relative volume intent does by its step: its handler turns the
 # players' entities, with no service call to tell what it did.

@@ -97,7 +97,8 @@ class Language:
     all_of: tuple[str, ...]
     # Which way a command turns a lock ("lock", "unlock") or a cover or
     # valve ("open", "close"), or a relative level ("up", "down", as HA's
-    # HassSetVolumeRelative takes them): the words that say it ("abre con
+    # HassSetVolumeRelative takes them; "brighter", "dimmer" of lights;
+    # "warmer", "cooler" of thermostats): the words that say it ("abre con
     # llave" unlocks, though "abre" alone opens; "baja la persiana" closes it).
     ways: Mapping[str, tuple[str, ...]]
 
