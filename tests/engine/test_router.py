@@ -99,6 +99,9 @@ CORE = ["HassTurnOn", "HassTurnOff", "GetLiveContext"]
         # A brightness step is the light tool's ("brighter" offered none).
         ("make the kitchen lights brighter", "HassLightSet"),
         ("mach das Licht im Flur dunkler", "HassLightSet"),
+        # A temperature step is the thermostat's.
+        ("make it hotter in here", "HassClimateSetTemperature"),
+        ("rends le salon plus chaud, réchauffe-le", "HassClimateSetTemperature"),
     ],
 )
 def test_router_keeps_the_right_tool(request_text: str, expected: str) -> None:

@@ -51,7 +51,10 @@ _PERCENT_WORDS = tuple(
 
 # Topics whose words include the ways a level steps (`Language.ways`): "make
 # the kitchen lights brighter" had offered no light tool.
-_STEPPED: Mapping[str, tuple[str, ...]] = {"lightset": ("brighter", "dimmer")}
+_STEPPED: Mapping[str, tuple[str, ...]] = {
+    "lightset": ("brighter", "dimmer"),
+    "climate": ("warmer", "cooler"),
+}
 
 
 def _topic_words(topic: str) -> tuple[str, ...]:
