@@ -28,6 +28,12 @@ from custom_components.jarvis.engine.spoken_numbers import in_digits
         ("zet een lamp aan", "nl", "zet een lamp aan"),
         ("turn on the one in the kitchen", "en", "turn on the one in the kitchen"),
         ("the tent lights", "en", "the tent lights"),
+        # A half is a level of fifty.
+        ("lights at half brightness", "en", "lights at 50% brightness"),
+        ("open the blind halfway", "en", "open the blind 50%"),
+        ("baja la persiana a la mitad", "es", "baja la persiana a 50%"),
+        ("fahr den Rollladen halb runter", "de", "fahr den Rollladen 50% runter"),
+        ("the behalf lamp", "en", "the behalf lamp"),
         # A language Jarvis does not speak reads as English.
         ("fifty", "sv", "50"),
     ],

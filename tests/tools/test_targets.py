@@ -1049,6 +1049,11 @@ async def test_a_light_called_as_an_empty_room_is_the_one_stepped(
             "de",
             "Erledigt, ich habe Kitchen Lights auf 50 % gestellt.",
         ),
+        (
+            "put the kitchen lights at half brightness",
+            "en",
+            "Done, I set Kitchen Lights to 50%.",
+        ),
     ],
 )
 async def test_a_level_said_in_words_is_set(

@@ -12,7 +12,7 @@ import re
 from unicode_rbnf import RbnfEngine
 
 from .lang import language_pack
-from .text import accent_folded
+from .text import accent_folded, any_of
 
 # Levels, temperatures and volumes are said up to a hundred. One is left
 # out: it is also the article ("un", "ein", "een").
@@ -22,9 +22,12 @@ _ZERO = 0
 
 def in_digits(text: str, language: str | None) -> str:
     """The text with the numbers its language's words say written in digits
-    ("fifty percent": "50 percent")."""
-    pattern, values = _number_words(language_pack(language).code)
-    return pattern.sub(lambda found: values[_key(found.group(0))], text)
+    ("fifty percent": "50 percent"), a half as a level ("halfway": "50%")."""
+    pack = language_pack(language)
+    pattern, values = _number_words(pack.code)
+    text = pattern.sub(lambda found: values[_key(found.group(0))], text)
+    halves = any_of(sorted(pack.half_words, key=len, reverse=True))
+    return re.sub(rf"(?<!\w)(?:{halves})(?!\w)", "50%", text, flags=re.IGNORECASE)
 
 
 @cache

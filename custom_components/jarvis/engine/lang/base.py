@@ -165,6 +165,8 @@ class Language:
     number_units: tuple[str, ...]
     # What follows a number that is a level: "percent" of "70 percent".
     percent_words: tuple[str, ...]
+    # What says a level of a half: "half" of "half brightness", "halfway".
+    half_words: tuple[str, ...]
     # What parts a number's decimals when Jarvis says one: "." or ",".
     decimal_sign: str
     # The fields below are matched in every language at once: the user's

@@ -199,6 +199,7 @@ LANGUAGE = Language(
         "leute, personen, punkt, punkte, seite, seiten, wörter"
     ),
     percent_words=words("prozent"),
+    half_words=words("halb, halbe, zur hälfte, halbhoch"),
     decimal_sign=",",
     stop=words("stopp, halt, abbrechen, vergiss es, egal"),
     remember=(r"merk(?:e)?\s+dir,?(?:\s+dass)?", r"denk daran,?(?:\s+dass)?"),

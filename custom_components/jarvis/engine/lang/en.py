@@ -200,6 +200,7 @@ LANGUAGE = Language(
         "time, times, people, persons, point, points, page, pages, word, words"
     ),
     percent_words=words("percent, per cent"),
+    half_words=words("half, halfway, half way"),
     decimal_sign=".",
     stop=words("stop, cancel, never mind, nevermind, forget it, that's all"),
     remember=(r"remember(?:\s+that)?", r"don't forget(?:\s+that)?", "note that"),

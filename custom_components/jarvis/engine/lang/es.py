@@ -187,6 +187,7 @@ LANGUAGE = Language(
         "años, vez, veces, personas, punto, puntos, página, páginas, palabras"
     ),
     percent_words=words("por ciento, porciento"),
+    half_words=words("la mitad, a medias, a media altura"),
     decimal_sign=",",
     stop=words("para, detente, cancela, olvídalo, déjalo"),
     remember=(r"recuerda(?:\s+que)?", r"no olvides(?:\s+que)?"),

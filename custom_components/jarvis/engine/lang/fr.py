@@ -185,6 +185,7 @@ LANGUAGE = Language(
         "années, fois, personnes, point, points, page, pages, mots"
     ),
     percent_words=words("pour cent, pourcent"),
+    half_words=words("à moitié, moitié, mi-hauteur"),
     decimal_sign=",",
     stop=words("arrête, annule, laisse tomber, oublie ça"),
     remember=(

@@ -185,6 +185,7 @@ LANGUAGE = Language(
         "persone, punto, punti, pagina, pagine, parole"
     ),
     percent_words=words("per cento, percento"),
+    half_words=words("a metà, metà"),
     decimal_sign=",",
     stop=words("stop, basta, annulla, lascia perdere, lascia stare, fermati"),
     remember=(

@@ -183,6 +183,7 @@ LANGUAGE = Language(
         "personen, punt, punten, pagina, pagina's, woorden"
     ),
     percent_words=words("procent"),
+    half_words=words("half, halve, halverwege, halfhoog"),
     decimal_sign=",",
     stop=words(
         "stop, stoppen, hou op, annuleer, laat maar, laat maar zitten, vergeet het"

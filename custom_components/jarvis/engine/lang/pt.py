@@ -184,6 +184,7 @@ LANGUAGE = Language(
         "pontos, página, páginas, palavras"
     ),
     percent_words=words("por cento, porcento"),
+    half_words=words("a meio, metade, meia altura"),
     decimal_sign=",",
     stop=words(
         "para, pare, cancela, cancelar, esquece, deixa para lá, deixa pra lá, chega"
