@@ -52,6 +52,8 @@ def test_an_answer_naming_one_choice_is_the_call_on_it(
     assert answered_call(messages, language) == (
         "HassClimateSetTemperature",
         {"temperature": 21, "name": name},
+        # The request the call is for: the one asked about, and the answer.
+        f"set the thermostat to 21 {answer}",
     )
 
 

@@ -1133,6 +1133,26 @@ async def test_a_temperature_step_said_steps_the_thermostat(  # noqa: PLR0917 - 
     assert hass.states.get("climate.hvac").attributes["temperature"] == after
 
 
+async def test_the_answer_to_which_thermostat_takes_the_step_asked_about(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """The answered call runs for the request it completes: "turn up the
+    heat", then "the Hvac", is a degree up, not the model's guess."""
+    agent_id = await office_home(hass, scripted_llm)
+    guessed = {"name": "Living Room", "temperature": 18}
+    scripted_llm.script(
+        Reply(tool_calls=[("HassClimateSetTemperature", guessed)]),
+        Reply(content="Done."),
+    )
+    asked = await converse(hass, agent_id, "turn up the heat")
+    assert speech(asked) == "Which one do you mean: HeatPump or Hvac?"
+
+    answer = await converse(hass, agent_id, "the Hvac", asked["conversation_id"])
+
+    assert hass.states.get("climate.hvac").attributes["temperature"] == 22
+    assert speech(answer) == "Done, I set Hvac to 22 °C."
+
+
 async def test_the_answer_to_which_lock_still_waits_for_a_yes(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

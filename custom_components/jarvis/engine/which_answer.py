@@ -8,7 +8,9 @@ for "set the thermostat to 21", for a question of its own, and answered
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextvars import ContextVar
 import json
+from typing import NamedTuple
 
 from .lang import en, language_pack
 from .phrases import FINAL_REPLY
@@ -20,10 +22,22 @@ CHOICES = "choices"
 # What a call's choice replaces: where it was looked for, and of what kind.
 _NARROWING = ("name", "area", "floor", "domain", "device_class")
 
+# While an answered call runs, the request it is for: the one asked about,
+# with the answer ("turn up the heat the Hvac"). Tools read the user's
+# words from it, the step said as well as the device chosen.
+ANSWERED_REQUEST: ContextVar[str | None] = ContextVar("answered_request", default=None)
 
-def answered_call(
-    messages: Sequence[Message], language: str | None
-) -> tuple[str, JsonObject] | None:
+
+class Answered(NamedTuple):
+    """A call a which-question asked about, on the device the answer chose,
+    and the request it completes."""
+
+    name: str
+    arguments: JsonObject
+    request: str
+
+
+def answered_call(messages: Sequence[Message], language: str | None) -> Answered | None:
     """The call whose result asked which device, in the turn before the
     user's last message, with the one device that message names; None where
     it names none, several, or says more than the name (a new request:
@@ -32,8 +46,10 @@ def answered_call(
         return None
     request = messages[-1].content
     turn: list[Message] = []
+    asked = ""
     for message in reversed(messages[:-1]):
         if message.role == "user":
+            asked = message.content
             break
         turn.append(message)
     calls = {call.id: call for message in turn for call in message.tool_calls}
@@ -46,7 +62,7 @@ def answered_call(
         if call is None or (chosen := _chosen(choices, request, language)) is None:
             return None
         kept = {k: v for k, v in call.arguments.items() if k not in _NARROWING}
-        return call.name, kept | {"name": chosen}
+        return Answered(call.name, kept | {"name": chosen}, f"{asked} {request}")
     return None
 
 

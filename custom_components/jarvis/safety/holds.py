@@ -45,6 +45,7 @@ from ..engine.phrases import (
     phrase,
 )
 from ..engine.results import failed
+from ..engine.which_answer import ANSWERED_REQUEST
 from .effects import Call
 
 TAINT_TTL = 3600.0  # seconds a conversation counts as having seen outside content
@@ -84,7 +85,11 @@ def _turn_id(llm_context: llm.LLMContext) -> str:
 
 
 def user_text() -> str | None:
-    """The user's latest message in the conversation being answered, if known."""
+    """The user's latest message in the conversation being answered, if
+    known; with the request it completes, where it answers a which-question
+    and its call runs (`ANSWERED_REQUEST`)."""
+    if (answered := ANSWERED_REQUEST.get()) is not None:
+        return answered
     if (log := ha_chat_log.current_chat_log.get()) is None:
         return None
     for content in reversed(log.content):
