@@ -904,6 +904,26 @@ async def test_a_device_called_as_the_area_said_yields_to_what_the_words_point_t
     assert hass.states.get("media_player.living_room").state == player
 
 
+async def test_a_name_of_another_kind_in_a_made_up_place_yields_to_the_words(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "kitchen lights at fifty percent please" as HassLightSet
+    "kitchen" on a floor and in an area the home lacks: without them the
+    name is the Kitchen player's, which HA's light intent reaches too, and
+    nothing was set."""
+    agent_id = await office_home(hass, scripted_llm)
+    player = hass.states.get("media_player.kitchen").state
+    guessed = {"name": "kitchen", "area": "first floor", "floor": "1"}
+    call = ("HassLightSet", guessed | {"domain": ["light"], "brightness": 50})
+
+    await converse_with_call(
+        hass, scripted_llm, agent_id, "kitchen lights at fifty percent please", call
+    )
+
+    assert hass.states.get(KITCHEN).attributes["brightness"] == 128
+    assert hass.states.get("media_player.kitchen").state == player
+
+
 async def test_a_device_called_as_part_of_several_names_asks_which(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

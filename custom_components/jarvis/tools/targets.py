@@ -89,7 +89,13 @@ def repair_targets(
     # wrongly (1.5B sent the garage door with domain "homeassistant").
     named = {k: v for k, v in slots.items() if k not in _NARROWING}
     if named != slots and _matches(hass, handler, named, assistant):
-        return named
+        # Unless the user's other words point past it ("kitchen lights at
+        # fifty percent" as HassLightSet "kitchen" in a made-up area: the
+        # Kitchen player, which HA's light intent would also reach).
+        pointed = pointed_instead(
+            hass, handler, named, assistant, request, language=language
+        )
+        return named if pointed is None else pointed
     # A kind no entity has is a guess ("door", "smart_lock"): the name decides.
     if "domain" in slots and not hass.states.async_entity_ids(slots["domain"]["value"]):
         slots = {key: value for key, value in slots.items() if key != "domain"}
