@@ -1173,6 +1173,37 @@ async def test_the_answer_to_which_thermostat_takes_the_step_asked_about(
     assert speech(answer) == "Done, I set Hvac to 22 °C."
 
 
+async def test_a_step_with_no_temperature_and_a_made_up_area_asks_which(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """Found live: 0.5B sent "turn up the heat" with only an area "...", no
+    temperature, and the call was refused twice as invalid."""
+    agent_id = await office_home(hass, scripted_llm)
+    call = ("HassClimateSetTemperature", {"area": "..."})
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+
+    asked = await converse(hass, agent_id, "turn up the heat")
+    assert speech(asked) == "Which one do you mean: HeatPump or Hvac?"
+    answer = await converse(hass, agent_id, "hvac", asked["conversation_id"])
+
+    assert hass.states.get("climate.hvac").attributes["temperature"] == 22
+    assert speech(answer) == "Done, I set Hvac to 22 °C."
+
+
+async def test_a_temperature_the_call_leaves_out_is_the_one_said(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    agent_id = await office_home(hass, scripted_llm)
+    call = ("HassClimateSetTemperature", {"name": "Hvac"})
+
+    said = await converse_with_call(
+        hass, scripted_llm, agent_id, "I want the hvac on nineteen", call
+    )
+
+    assert hass.states.get("climate.hvac").attributes["temperature"] == 19
+    assert said == "Done, I set Hvac to 19 °C."
+
+
 async def test_the_answer_to_which_lock_still_waits_for_a_yes(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

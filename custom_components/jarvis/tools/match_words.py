@@ -3,13 +3,9 @@ own text is the repr of the match, after which 0.5B repeated the call."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
 from homeassistant.components.climate.const import (
-    ATTR_MAX_TEMP,
-    ATTR_MIN_TEMP,
     INTENT_SET_TEMPERATURE,
     ClimateEntityFeature,
 )
@@ -23,17 +19,16 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent, llm
 from homeassistant.util.json import JsonObjectType
 
-from ..engine.arguments import said_numbers
-from ..engine.lang import way_said
-from ..engine.results import NO_MATCH
-from ..engine.spoken_numbers import in_digits
+from ..engine.results import INVALID_ARGUMENTS, NO_MATCH
 from ..safety.holds import user_text
 from .builtin import WrappingTool, innermost, intent_type_of
 from .deeds import TEMPERATURE_SET, with_did_phrase
 from .hub import JarvisTools
-from .matching import ENTITIES, KindMatching, Slots, reach
+from .matching import ENTITIES, KindMatching, Slots
 from .meant import MAX_CHOICES, Answer, which
+from .places import unknown_places
 from .targets import repair_targets
+from .thermostat import meant_temperature, temperature_unrequired
 
 
 class MatchInWordsTool(WrappingTool):
@@ -47,6 +42,9 @@ class MatchInWordsTool(WrappingTool):
         """Wrap the intent tool, whose intent acts on these domains."""
         super().__init__(hub, tool)
         self.kinds = kinds
+        self.intent_type = intent_type_of(innermost(tool)) or tool.name
+        if self.intent_type == INTENT_SET_TEMPERATURE:
+            self.parameters = temperature_unrequired(tool.parameters)
 
     async def async_call(
         self,
@@ -56,16 +54,18 @@ class MatchInWordsTool(WrappingTool):
     ) -> JsonObjectType:
         """HA's result, with what a step did in words; or which device is
         meant, asked; or why nothing matched."""
-        intent_type = intent_type_of(innermost(self.wrapped)) or self.name
+        intent_type = self.intent_type
         language = llm_context.language or hass.config.language
+        matching = KindMatching(
+            intent_type, set(self.kinds), _FEATURES_INSIDE.get(intent_type)
+        )
         args = tool_input.tool_args
+        slots = {key: {"value": value} for key, value in args.items()}
         if self.kinds and isinstance(args.get("name"), str):
             repaired = repair_targets(
                 hass,
-                KindMatching(
-                    intent_type, set(self.kinds), _FEATURES_INSIDE.get(intent_type)
-                ),
-                {key: {"value": value} for key, value in args.items()},
+                matching,
+                slots,
                 assistant=llm_context.assistant,
                 language=language,
                 request=user_text(),
@@ -75,29 +75,33 @@ class MatchInWordsTool(WrappingTool):
             ):
                 return repaired.result
             args = {key: slot["value"] for key, slot in repaired.items()}
-            tool_input = llm.ToolInput(
-                tool_input.tool_name, args, tool_input.id, tool_input.external
+        elif guessed := unknown_places(hass, slots):
+            # A place the home lacks, with no name: 0.5B's area "..." for
+            # "turn up the heat".
+            args = {key: value for key, value in args.items() if key not in guessed}
+        temperature = None
+        if intent_type == INTENT_SET_TEMPERATURE:
+            temperature = meant_temperature(
+                hass, matching, args, llm_context.assistant, user_text(), language
             )
-        stepped = None
-        if intent_type == INTENT_SET_TEMPERATURE and (
-            stepped := stepped_temperature(
-                hass,
-                KindMatching(intent_type, set(self.kinds)),
-                args,
-                llm_context.assistant,
-                user_text(),
-                language,
-            )
-        ):
-            args = args | {ATTR_TEMPERATURE: stepped}
-            tool_input = llm.ToolInput(
-                tool_input.tool_name, args, tool_input.id, tool_input.external
-            )
+            if isinstance(temperature, Answer):
+                return temperature.result
+            if temperature is not None:
+                args = args | {ATTR_TEMPERATURE: temperature}
+            elif ATTR_TEMPERATURE not in args:
+                return {
+                    "error": INVALID_ARGUMENTS,
+                    "error_text": "Nothing was done: the request says no "
+                    "temperature or step; ask which temperature to set.",
+                }
+        tool_input = llm.ToolInput(
+            tool_input.tool_name, args, tool_input.id, tool_input.external
+        )
         result = await called_in_words(self, hass, tool_input, llm_context, repair=True)
-        if stepped is not None:
+        if temperature is not None:
             # The model's reply would give the temperature it guessed.
             unit = hass.config.units.temperature_unit
-            level = f"{stepped:g} {unit}"
+            level = f"{temperature:g} {unit}"
             return with_did_phrase(
                 hass, result, language, {}, service=TEMPERATURE_SET, level=level
             )
@@ -121,9 +125,6 @@ def _one_of(hass: HomeAssistant, slots: Slots, language: str) -> Slots | Answer:
     return rest | {"name": {"value": states[0].name}}
 
 
-# A degree: the step of "make it warmer", which says no number.
-TEMPERATURE_STEP = 1.0
-
 # The features HA's handlers match by inside their own matching, which are
 # not on the handler: a which-question lists only the devices that can.
 _FEATURES_INSIDE: dict[str, int] = {
@@ -132,42 +133,6 @@ _FEATURES_INSIDE: dict[str, int] = {
     INTENT_MEDIA_SEARCH_AND_PLAY: MediaPlayerEntityFeature.SEARCH_MEDIA
     | MediaPlayerEntityFeature.PLAY_MEDIA,
 }
-
-
-def stepped_temperature(  # noqa: PLR0917 - the call, and the request
-    hass: HomeAssistant,
-    matching: KindMatching,
-    args: Mapping[str, Any],
-    assistant: str | None,
-    request: str | None,
-    language: str,
-) -> float | None:
-    """The temperature a request that says a step sets its one thermostat
-    to ("make it warmer", "turn the heat down by two degrees"): a degree, or
-    the number said where it is too small to be a temperature, from where
-    the thermostat is. HA has no relative temperature intent, and 0.5B sent
-    such requests with a temperature of its own, colder for "turn up the
-    heat". None where the request says no step, or sets a temperature."""
-    way = way_said(request or "", language, ("warmer", "cooler")) or way_said(
-        request or "", language, ("up", "down")
-    )
-    slots = {key: {"value": value} for key, value in args.items()}
-    if way is None or len(found := reach(hass, matching, slots, assistant)) != 1:
-        return None
-    attributes = found[0].attributes
-    degrees = [
-        float(value)
-        for key in (ATTR_TEMPERATURE, ATTR_MIN_TEMP, ATTR_MAX_TEMP)
-        if isinstance(value := attributes.get(key), (int, float))
-    ]
-    if len(degrees) != 3:  # a range, or no target: nothing to step
-        return None
-    current, low, high = degrees
-    said = said_numbers(in_digits(request or "", language))
-    if len(said) > 1 or (said and said[0] >= low):
-        return None
-    step = said[0] if said else TEMPERATURE_STEP
-    return min(max(current + (step if way in ("warmer", "up") else -step), low), high)
 
 
 # What HA's relative volume intent does by its step: its handler turns the
