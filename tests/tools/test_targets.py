@@ -1153,41 +1153,33 @@ async def test_a_temperature_step_said_steps_the_thermostat(  # noqa: PLR0917 - 
     assert hass.states.get("climate.hvac").attributes["temperature"] == after
 
 
+@pytest.mark.parametrize(
+    ("call", "answer"),
+    [
+        # The model's guessed name and temperature.
+        ({"name": "Living Room", "temperature": 18}, "the Hvac"),
+        # Found live: only an area "...", no temperature, which had been
+        # refused twice as invalid.
+        ({"area": "..."}, "hvac"),
+    ],
+)
 async def test_the_answer_to_which_thermostat_takes_the_step_asked_about(
-    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, call: Any, answer: str
 ) -> None:
     """The answered call runs for the request it completes: "turn up the
     heat", then "the Hvac", is a degree up, not the model's guess."""
     agent_id = await office_home(hass, scripted_llm)
-    guessed = {"name": "Living Room", "temperature": 18}
     scripted_llm.script(
-        Reply(tool_calls=[("HassClimateSetTemperature", guessed)]),
+        Reply(tool_calls=[("HassClimateSetTemperature", call)]),
         Reply(content="Done."),
     )
     asked = await converse(hass, agent_id, "turn up the heat")
     assert speech(asked) == "Which one do you mean: HeatPump or Hvac?"
 
-    answer = await converse(hass, agent_id, "the Hvac", asked["conversation_id"])
+    answered = await converse(hass, agent_id, answer, asked["conversation_id"])
 
     assert hass.states.get("climate.hvac").attributes["temperature"] == 22
-    assert speech(answer) == "Done, I set Hvac to 22 °C."
-
-
-async def test_a_step_with_no_temperature_and_a_made_up_area_asks_which(
-    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
-) -> None:
-    """Found live: 0.5B sent "turn up the heat" with only an area "...", no
-    temperature, and the call was refused twice as invalid."""
-    agent_id = await office_home(hass, scripted_llm)
-    call = ("HassClimateSetTemperature", {"area": "..."})
-    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
-
-    asked = await converse(hass, agent_id, "turn up the heat")
-    assert speech(asked) == "Which one do you mean: HeatPump or Hvac?"
-    answer = await converse(hass, agent_id, "hvac", asked["conversation_id"])
-
-    assert hass.states.get("climate.hvac").attributes["temperature"] == 22
-    assert speech(answer) == "Done, I set Hvac to 22 °C."
+    assert speech(answered) == "Done, I set Hvac to 22 °C."
 
 
 async def test_a_temperature_the_call_leaves_out_is_the_one_said(
