@@ -141,6 +141,34 @@ SCENARIOS: tuple[Scenario, ...] = (
         "device",
         Turn("set the thermostat to 22 degrees", {THERMOSTAT: {"temperature": 22}}),
     ),
+    # Session 20: a temperature step and numbers in words, which HA's matcher
+    # leaves to the model (the thermostat is at 20).
+    one(
+        "device_thermostat_warmer",
+        "device",
+        Turn("make it a bit warmer", {THERMOSTAT: {"temperature": 21}}),
+    ),
+    one(
+        "device_heat_down_two",
+        "device",
+        Turn("turn the heat down by two degrees", {THERMOSTAT: {"temperature": 18}}),
+    ),
+    one(
+        "device_kitchen_fifty_words",
+        "device",
+        Turn(
+            "kitchen lights at fifty percent please",
+            {KITCHEN: {"state": "on", "brightness": 127.5}},
+        ),
+    ),
+    one(
+        "device_hallway_half",
+        "device",
+        Turn(
+            "put the hallway light at half brightness",
+            {HALL: {"state": "on", "brightness": 127.5}},
+        ),
+    ),
     one(
         "device_office_all_off",
         "device",
