@@ -36,7 +36,8 @@ class MatchInWordsTool(WrappingTool):
     thermostat's, the volume's): the call's targets are put right first as
     a service intent's are (`repair_targets`), by the kinds of device it
     acts on, and a failed match is told in words (`match_failure`): HA's
-    text, the repr of the match, left 0.5B repeating the call."""
+    text, the repr of the match, left 0.5B repeating the call. The
+    thermostat's temperature is the user's (`meant_temperature`)."""
 
     def __init__(self, hub: JarvisTools, tool: llm.Tool, kinds: frozenset[str]) -> None:
         """Wrap the intent tool, whose intent acts on these domains."""
