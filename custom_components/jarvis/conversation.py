@@ -198,7 +198,9 @@ class JarvisConversationEntity(
                 self.hass,
                 user_input,
                 chat_log,
-                intent_filter=partial(needs_llm, self.hass, kept, user_input.text),
+                intent_filter=partial(
+                    needs_llm, self.hass, kept, user_input.text, user_input.language
+                ),
             )
         ):
             return self._async_local_result(chat_log, local, started)
@@ -323,7 +325,9 @@ class JarvisConversationEntity(
                 self.hass,
                 part,
                 chat_log,
-                intent_filter=partial(needs_llm, self.hass, [], part.text),
+                intent_filter=partial(
+                    needs_llm, self.hass, [], part.text, part.language
+                ),
             ):
                 speech = local.speech.get("plain", {}).get("speech", "").strip()
             if speech:

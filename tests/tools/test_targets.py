@@ -8,9 +8,11 @@ from typing import Any
 from homeassistant.components.homeassistant.exposed_entities import (
     async_expose_entity,
 )
+from homeassistant.const import EVENT_CALL_SERVICE
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar, entity_registry as er
 import pytest
+from pytest_homeassistant_custom_component.common import async_capture_events
 
 from custom_components.jarvis.const import CONF_TARGET_REPAIR
 from custom_components.jarvis.tools.todo_lists import todo_list_meant
@@ -1194,6 +1196,60 @@ async def test_a_temperature_the_call_leaves_out_is_the_one_said(
 
     assert hass.states.get("climate.hvac").attributes["temperature"] == 19
     assert said == "Done, I set Hvac to 19 °C."
+
+
+@pytest.mark.parametrize(
+    ("request_text", "call", "language", "said", "position"),
+    [
+        (
+            "close the living room window a bit",
+            "HassTurnOff",
+            "en",
+            "Done, I moved Living Room Window to 45%.",
+            45,
+        ),
+        (
+            "open the living room window a little",
+            "HassTurnOn",
+            "en",
+            "Done, I moved Living Room Window to 95%.",
+            95,
+        ),
+        (
+            "mach das Living Room Window ein bisschen runter",
+            "HassTurnOff",
+            "de",
+            "Erledigt, ich habe Living Room Window auf 45 % gestellt.",
+            45,
+        ),
+    ],
+)
+async def test_a_small_step_said_of_a_cover_moves_it_a_step(  # noqa: PLR0917 - a case per way of saying it
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    request_text: str,
+    call: str,
+    language: str,
+    said: str,
+    position: int,
+) -> None:
+    """HA has no relative cover intent: a close call for "close the blinds
+    a bit" would close them all the way. The window is at 70."""
+    agent_id = await office_home(hass, scripted_llm)
+    window = "cover.living_room_window"
+    scripted_llm.script(
+        Reply(tool_calls=[(call, {"name": "Living Room Window"})]),
+        Reply(content="Done."),
+    )
+    calls = async_capture_events(hass, EVENT_CALL_SERVICE)
+
+    response = await converse(hass, agent_id, request_text, language=language)
+
+    assert speech(response) == said
+    made = [
+        event.data["service_data"] for event in calls if event.data["domain"] == "cover"
+    ]
+    assert made == [{"entity_id": window, "position": position}]
 
 
 async def test_the_answer_to_which_lock_still_waits_for_a_yes(

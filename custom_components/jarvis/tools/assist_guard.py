@@ -63,7 +63,6 @@ from .intent_reach import (
     Target,
     intent_targets,
     service_intent_handler,
-    stepped_lights,
     target_deeds,
     turned_as_said,
 )
@@ -72,6 +71,7 @@ from .matching import ENTITIES, Slots
 from .meant import Answer, vague_target
 from .outside import outside_content_tool
 from .services import satellite_area
+from .steps import stepped
 from .targets import named_instead, repair_targets
 from .todo_lists import LIST_SERVICES, ListItemTool
 
@@ -109,7 +109,7 @@ class MatchedCommand:
 
 @callback
 def matched_command(
-    hass: HomeAssistant, result: RecognizeResult, request: str
+    hass: HomeAssistant, result: RecognizeResult, request: str, language: str
 ) -> MatchedCommand:
     """What HA's matcher would run for a recognized command, of what the
     request names (`intent_targets`: HA's German sentences take "öffne den
@@ -119,12 +119,13 @@ def matched_command(
     sentence requires ("open <name>" is said of covers: the Garage Door
     Opener's cover, not its light); whether to ask is judged on them all.
     """
+    slots = matcher_slots(result)
     reach = intent_targets(
         hass,
         result.intent.name,
-        matcher_slots(result),
+        slots,
         assistant=CONVERSATION_DOMAIN,
-        language=hass.config.language,
+        language=language,
         request=request,
     )
     sensitive = command_on(hass, reach.targets).sensitive
@@ -137,7 +138,7 @@ def matched_command(
         sensitive,
         reach.shared,
         reach.narrowed,
-        (result.intent.name, matcher_slots(result)),
+        (result.intent.name, slots),
     )
 
 
@@ -244,7 +245,7 @@ class GuardedIntentTool(WrappingTool):
                 language=language,
                 request=request,
             )
-            reach = stepped_lights(reach, slots, request, language)
+            reach = stepped(reach, slots, request, language)
         if reach.refused and not reach.targets:
             return self._refused(reach, language)
         if self.repair and handler is not None:
@@ -541,7 +542,9 @@ async def understood(
 
     await async_handle_intents(hass, user_input, chat_log, intent_filter=look)
     kept: list[tuple[RecognizeResult, MatchedCommand]] = []
-    if not matches or not needs_llm(hass, kept, user_input.text, matches[0]):
+    if not matches or not needs_llm(
+        hass, kept, user_input.text, user_input.language, matches[0]
+    ):
         return False if matches else None
     return kept[0][1] if kept else None
 
@@ -551,6 +554,7 @@ def needs_llm(
     hass: HomeAssistant,
     kept: list[tuple[RecognizeResult, MatchedCommand]],
     text: str,
+    language: str,
     result: RecognizeResult,
 ) -> bool:
     """Matches better left to the model, and those Jarvis runs itself (kept
@@ -567,7 +571,7 @@ def needs_llm(
         for entity in result.entities_list
     ):
         return True
-    command = matched_command(hass, result, text)
+    command = matched_command(hass, result, text, language)
     if not command.targets and service_intent_handler(hass, result.intent.name):
         # Names and areas HA's matcher knows, that together reach nothing
         # ("prende el árbol de Navidad en el garaje" matched as a scene).

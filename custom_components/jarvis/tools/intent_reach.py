@@ -13,7 +13,6 @@ from typing import Any
 from homeassistant.components.cover import CoverEntityFeature
 from homeassistant.components.fan import FanEntityFeature
 from homeassistant.components.light import (
-    ATTR_BRIGHTNESS_STEP_PCT,
     ATTR_SUPPORTED_COLOR_MODES,
     brightness_supported,
 )
@@ -25,7 +24,7 @@ from homeassistant.helpers import intent
 import voluptuous as vol
 
 from ..const import DOMAIN
-from ..engine.arguments import said_numbers, said_percent
+from ..engine.arguments import said_percent
 from ..engine.lang import verb_domains, way_said
 from ..engine.phrases import Deed
 from ..engine.router import command_parts, joins_commands
@@ -336,63 +335,6 @@ def turned_as_said(
     return replace(turned, targets=[replace(t, by_ha=False) for t in turned.targets])
 
 
-# How far "brighter" or "dim", said with no number, moves a light's
-# brightness, in percent.
-LIGHT_STEP = 25
-
-
-def stepped_lights(
-    reach: Reach, slots: Slots, request: str | None, language: str
-) -> Reach:
-    """The reach with each light's brightness stepped the way the request
-    says ("dim the living room lights a bit", "make the kitchen brighter",
-    "turn the lights down"), where it says no number and the call sets no
-    brightness: HA has no intent for it, and 0.5B sent such requests as
-    HassTurnOff, or with a level it made up (dropped, as numbers nobody said
-    are). A dimmed light must be on; where none is, the reach stays."""
-    lights = [
-        target.state
-        for target in reach.targets
-        if target.state.domain == "light"
-        and brightness_supported(
-            target.state.attributes.get(ATTR_SUPPORTED_COLOR_MODES)
-        )
-    ]
-    if (
-        not request
-        or not lights
-        or len(lights) != len(reach.targets)
-        or "brightness" in slots
-        or said_numbers(in_digits(request, language))
-        # "turn the lights off and the music down" turns the lights off.
-        or not _one_command(request, language)
-    ):
-        return reach
-    way = way_said(request, language, ("brighter", "dimmer")) or way_said(
-        request, language, ("up", "down")
-    )
-    if way is None:
-        return reach
-    step = LIGHT_STEP if way in ("brighter", "up") else -LIGHT_STEP
-    if step < 0 and not (lights := [state for state in lights if state.state == "on"]):
-        return reach
-    return replace(
-        reach,
-        targets=[
-            Target(
-                state,
-                Call(
-                    "light",
-                    "turn_on",
-                    {ATTR_ENTITY_ID: state.entity_id, ATTR_BRIGHTNESS_STEP_PCT: step},
-                ),
-                by_ha=False,
-            )
-            for state in lights
-        ],
-    )
-
-
 def _turned_elsewhere(
     reach: Reach, domains: set[str], request: str, language: str
 ) -> Reach:
@@ -409,12 +351,12 @@ def _turned_elsewhere(
     else:
         return reach
     said = [way for way in elsewhere if way_said(request, language, (way, way))]
-    if not said or not _one_command(request, language):
+    if not said or not one_command(request, language):
         return reach
     return Reach(refused=[t.state for t in reach.targets], way_elsewhere=said[0])
 
 
-def _one_command(request: str, language: str) -> bool:
+def one_command(request: str, language: str) -> bool:
     """Whether a request holds one command: no joining word of its language
     or English, and no comma between commands."""
     return all(len(command_parts(request, code)) == 1 for code in {language, "en"})

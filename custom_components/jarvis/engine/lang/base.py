@@ -167,6 +167,9 @@ class Language:
     percent_words: tuple[str, ...]
     # What says a level of a half: "half" of "half brightness", "halfway".
     half_words: tuple[str, ...]
+    # What says a small step: "a bit" of "open the blinds a bit", which
+    # would otherwise open them all the way.
+    a_bit: tuple[str, ...]
     # What parts a number's decimals when Jarvis says one: "." or ",".
     decimal_sign: str
     # The fields below are matched in every language at once: the user's

@@ -186,6 +186,7 @@ LANGUAGE = Language(
     ),
     percent_words=words("pour cent, pourcent"),
     half_words=words("à moitié, moitié, mi-hauteur"),
+    a_bit=words("un peu, légèrement"),
     decimal_sign=",",
     stop=words("arrête, annule, laisse tomber, oublie ça"),
     remember=(

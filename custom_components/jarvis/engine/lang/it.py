@@ -186,6 +186,7 @@ LANGUAGE = Language(
     ),
     percent_words=words("per cento, percento"),
     half_words=words("a metà, metà"),
+    a_bit=words("un po', un po, un poco, leggermente"),
     decimal_sign=",",
     stop=words("stop, basta, annulla, lascia perdere, lascia stare, fermati"),
     remember=(

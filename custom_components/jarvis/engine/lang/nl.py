@@ -184,6 +184,7 @@ LANGUAGE = Language(
     ),
     percent_words=words("procent"),
     half_words=words("half, halve, halverwege, halfhoog"),
+    a_bit=words("een beetje, een stukje, iets, wat"),
     decimal_sign=",",
     stop=words(
         "stop, stoppen, hou op, annuleer, laat maar, laat maar zitten, vergeet het"

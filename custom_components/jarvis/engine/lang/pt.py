@@ -185,6 +185,7 @@ LANGUAGE = Language(
     ),
     percent_words=words("por cento, porcento"),
     half_words=words("a meio, metade, meia altura"),
+    a_bit=words("um pouco, um bocadinho, ligeiramente"),
     decimal_sign=",",
     stop=words(
         "para, pare, cancela, cancelar, esquece, deixa para lá, deixa pra lá, chega"

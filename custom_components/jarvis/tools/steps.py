@@ -1,0 +1,149 @@
+"""Levels stepped from where they are, where the request says a way and no
+number: HA has no intent for a brighter light or a blind opened a bit, and
+0.5B sent such requests as on/off calls, or with a level it made up
+(dropped, as numbers nobody said are)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from homeassistant.components.cover import (
+    ATTR_CURRENT_POSITION,
+    ATTR_POSITION,
+    CoverEntityFeature,
+)
+from homeassistant.components.light import (
+    ATTR_BRIGHTNESS_STEP_PCT,
+    ATTR_SUPPORTED_COLOR_MODES,
+    brightness_supported,
+)
+from homeassistant.const import ATTR_ENTITY_ID, ATTR_SUPPORTED_FEATURES
+from homeassistant.core import State
+
+from ..engine.arguments import said_numbers
+from ..engine.lang import language_pack, way_said
+from ..engine.spoken_numbers import in_digits
+from ..engine.text import mentions
+from ..safety.effects import Call
+from .intent_reach import Reach, Target, one_command
+from .matching import Slots
+
+# How far "brighter" or "dim", said with no number, moves a light's
+# brightness, and "a bit" a cover's position, in percent.
+LIGHT_STEP = 25
+COVER_STEP = 25
+
+
+def stepped(reach: Reach, slots: Slots, request: str | None, language: str) -> Reach:
+    """The reach with its lights or covers stepped the way the request says
+    (`stepped_lights`, `stepped_covers`), where it is one command that says
+    no number; else as it was."""
+    if (
+        not request
+        or not reach.targets
+        or said_numbers(in_digits(request, language))
+        # "turn the lights off and the music down" turns the lights off.
+        or not one_command(request, language)
+    ):
+        return reach
+    return (
+        stepped_lights(reach, slots, request, language)
+        or stepped_covers(reach, request, language)
+        or reach
+    )
+
+
+def stepped_lights(
+    reach: Reach, slots: Slots, request: str, language: str
+) -> Reach | None:
+    """Each light's brightness stepped the way said ("dim the living room
+    lights a bit", "make the kitchen brighter", "turn the lights down"),
+    where the call sets no brightness. A dimmed light must be on; None
+    where none is, or the reach is not all lights."""
+    lights = [
+        target.state
+        for target in reach.targets
+        if target.state.domain == "light"
+        and brightness_supported(
+            target.state.attributes.get(ATTR_SUPPORTED_COLOR_MODES)
+        )
+    ]
+    if len(lights) != len(reach.targets) or "brightness" in slots:
+        return None
+    way = way_said(request, language, ("brighter", "dimmer")) or way_said(
+        request, language, ("up", "down")
+    )
+    if way is None:
+        return None
+    step = LIGHT_STEP if way in ("brighter", "up") else -LIGHT_STEP
+    if step < 0 and not (lights := [state for state in lights if state.state == "on"]):
+        return None
+    return _made(
+        reach,
+        [
+            (state, Call("light", "turn_on", {ATTR_BRIGHTNESS_STEP_PCT: step}))
+            for state in lights
+        ],
+    )
+
+
+def stepped_covers(reach: Reach, request: str, language: str) -> Reach | None:
+    """Each cover's position moved a step the way said, where the request
+    says a small step ("open the blinds a bit", "mach den Rollladen ein
+    bisschen runter"): an open or close call would move it all the way.
+    None where the reach is not all covers that take a position."""
+    covers = [target.state for target in reach.targets if _positioned(target.state)]
+    if (
+        len(covers) != len(reach.targets)
+        or not mentions(request, language_pack(language).a_bit)
+        or (
+            way := way_said(request, language, ("open", "close"))
+            or way_said(request, language, ("up", "down"))
+        )
+        is None
+    ):
+        return None
+    step = COVER_STEP if way in ("open", "up") else -COVER_STEP
+    return _made(
+        reach,
+        [
+            (
+                state,
+                Call(
+                    "cover",
+                    "set_cover_position",
+                    {
+                        ATTR_POSITION: min(
+                            max(state.attributes[ATTR_CURRENT_POSITION] + step, 0), 100
+                        )
+                    },
+                ),
+            )
+            for state in covers
+        ],
+    )
+
+
+def _positioned(state: State) -> bool:
+    """Whether a cover takes a position and tells its own."""
+    features = state.attributes.get(ATTR_SUPPORTED_FEATURES, 0)
+    return (
+        state.domain == "cover"
+        and bool(features & CoverEntityFeature.SET_POSITION)
+        and isinstance(state.attributes.get(ATTR_CURRENT_POSITION), int | float)
+    )
+
+
+def _made(reach: Reach, calls: list[tuple[State, Call]]) -> Reach:
+    """The reach with these calls of Jarvis's own, each on its entity."""
+    return replace(
+        reach,
+        targets=[
+            Target(
+                state,
+                replace(call, data={ATTR_ENTITY_ID: state.entity_id, **call.data}),
+                by_ha=False,
+            )
+            for state, call in calls
+        ],
+    )
