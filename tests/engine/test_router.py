@@ -57,6 +57,7 @@ CATALOGUE = [
     tool(
         "GetLiveContext", "Provides real-time information about the states of devices."
     ),
+    tool("weather_forecast", "The weather forecast for the coming days.", "days"),
 ]
 
 # What every route starts with, in the catalogue's order.
@@ -102,6 +103,11 @@ CORE = ["HassTurnOn", "HassTurnOff", "GetLiveContext"]
         # A temperature step is the thermostat's.
         ("make it hotter in here", "HassClimateSetTemperature"),
         ("rends le salon plus chaud, réchauffe-le", "HassClimateSetTemperature"),
+        # What the weather will be: the forecast, in every language.
+        ("will it rain tomorrow?", "weather_forecast"),
+        ("wie wird das Wetter am Wochenende?", "weather_forecast"),
+        ("¿va a llover mañana?", "weather_forecast"),
+        ("quelles sont les prévisions pour demain ?", "weather_forecast"),
     ],
 )
 def test_router_keeps_the_right_tool(request_text: str, expected: str) -> None:

@@ -66,6 +66,49 @@ async def test_time_and_calculator(hass: HomeAssistant) -> None:
         await call_tool(hass, "calculate", {"expression": "__import__('os')"})
 
 
+async def test_the_weather_forecast_of_the_exposed_weather(
+    hass: HomeAssistant,
+) -> None:
+    """The demo home's weather forecasts its days; the days asked, from today."""
+    await setup_home(hass)
+    async_expose_entity(hass, "conversation", "weather.demo_weather_south", True)
+    forecast = await call_tool(hass, "weather_forecast", {"days": 2})
+
+    assert forecast["weather"] == "Demo Weather South"
+    assert len(forecast["days"]) == 2
+    tomorrow = forecast["days"][1]
+    assert {"date", "weekday", "condition", "high", "low"} <= tomorrow.keys()
+    assert isinstance(tomorrow["high"], int | float)
+
+
+async def test_the_model_answers_from_the_forecast(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """HA's Assist tools tell only the weather now: "will it rain
+    tomorrow?" gets the forecast in the loop."""
+    await setup_home(hass)
+    async_expose_entity(hass, "conversation", "weather.demo_weather_south", True)
+    await setup_jarvis(hass, scripted_llm)
+    scripted_llm.script(
+        Reply(tool_calls=[("weather_forecast", {"days": 2})]),
+        Reply(content="Tomorrow looks sunny."),
+    )
+
+    response = await converse(hass, "conversation.jarvis", "will it rain tomorrow?")
+
+    assert speech(response) == "Tomorrow looks sunny."
+    answered = scripted_llm.chat_requests[-1]["json"]["messages"][-1]
+    assert answered["role"] == "tool"
+    assert '"weather": "Demo Weather South"' in answered["content"]
+
+
+async def test_no_exposed_weather_has_no_forecast(hass: HomeAssistant) -> None:
+    await setup_home(hass)
+
+    with pytest.raises(HomeAssistantError, match="No weather with a daily forecast"):
+        await call_tool(hass, "weather_forecast")
+
+
 async def test_service_call_on_exposed_entity(hass: HomeAssistant) -> None:
     await setup_home(hass)
     result = await call_tool(

@@ -301,9 +301,7 @@ async def test_injection_corpus_changes_nothing(
             Reply(tool_calls=calls),
         )
         with logged_results(hass) as results:
-            await converse(
-                hass, house, "What is the weather report from the test server?"
-            )
+            await converse(hass, house, "What is the news report from the test server?")
         assert "UNTRUSTED" in results[0]["untrusted_content"]
         assert len(results) == 1 + len(calls)
         for result in results[1:]:

@@ -25,6 +25,7 @@ from .builtin import (
     ScheduleActionTool,
     WebSearchTool,
 )
+from .forecast import WeatherForecastTool
 from .hub import JarvisTools
 from .mcp import tool_name
 
@@ -40,6 +41,7 @@ def catalogue(hub: JarvisTools) -> list[llm.Tool]:
     """The catalogue now: built-ins, the web if enabled, available MCP tools."""
     tools: list[llm.Tool] = [
         GetTimeTool(hub),
+        WeatherForecastTool(hub),
         CalculateTool(hub),
         CallServiceTool(hub),
         ScheduleActionTool(hub),

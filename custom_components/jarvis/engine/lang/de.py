@@ -233,6 +233,9 @@ LANGUAGE = Language(
         "climate": words("temperatur, grad, heizung, wärmer, kälter"),
         "getlivecontext": words("ist, sind, wie, was, welche, status"),
         "timer": words("minuten, stunde, wecker"),
+        "forecast": words(
+            "wetter, vorhersage, wettervorhersage, morgen, regen, regnet, schnee, schneit, wochenende, regenschirm"
+        ),
         "datetime": words("uhr, uhrzeit, datum, heute"),
         "media": words(
             "musik, spiele, lauter, leiser, pausiere, pause, fort, fortsetzen"

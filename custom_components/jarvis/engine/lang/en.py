@@ -238,6 +238,9 @@ LANGUAGE = Language(
             "is, are, what, which, how, status, state, open, closed"
         ),
         "timer": words("timer, minutes, minute, seconds, hour, remind, countdown"),
+        "forecast": words(
+            "weather, forecast, tomorrow, rain, raining, snow, snowing, sunny, weekend, umbrella"
+        ),
         "datetime": words("time, date, today, day, clock"),
         "media": words(
             "music, play, pause, resume, volume, louder, quieter, next, previous, "

@@ -213,6 +213,9 @@ LANGUAGE = Language(
         "climate": words("temperatura, grados, calefacción"),
         "getlivecontext": words("está, están, qué, cuál, cómo, estado"),
         "timer": words("temporizador, minutos"),
+        "forecast": words(
+            "clima, pronóstico, previsión, mañana, lluvia, llover, lloverá, llueve, nieve, paraguas"
+        ),
         "datetime": words("hora, fecha, hoy"),
         "media": words(
             "música, reproduce, volumen, pausa, pausar, reanuda, reanudar, continúa"

@@ -213,6 +213,9 @@ LANGUAGE = Language(
         "climate": words("chauffage"),
         "getlivecontext": words("est, quel, quelle"),
         "timer": words("minuterie"),
+        "forecast": words(
+            "météo, prévisions, prévision, demain, pluie, pleuvoir, pleuvra, pleut, neige, parapluie"
+        ),
         "datetime": words("heure, date"),
         "media": words("musique, joue, pause, reprends, reprendre"),
         "list": words("courses, liste, ajoute, tâches, tâche, note, achète"),

@@ -217,6 +217,9 @@ LANGUAGE = Language(
         "climate": words("temperatura, gradi, riscaldamento, termostato"),
         "getlivecontext": words("è, sono, cosa, quale, quali, stato, aperto, chiuso"),
         "timer": words("minuti, secondi, sveglia"),
+        "forecast": words(
+            "meteo, previsioni, domani, pioggia, piovere, pioverà, piove, neve, ombrello"
+        ),
         "datetime": words("ora, oggi, giorno"),
         "media": words("musica, suona, riproduci, canzone, pausa, riprendi"),
         "list": words(

@@ -215,6 +215,9 @@ LANGUAGE = Language(
         "climate": words("temperatuur, graden, verwarming, kouder"),
         "getlivecontext": words("zijn, wat, welke, hoe, staat, dicht"),
         "timer": words("minuten, seconden, uur, wekker"),
+        "forecast": words(
+            "voorspelling, weersverwachting, weerbericht, morgen, regen, regenen, regent, sneeuw, paraplu"
+        ),
         "datetime": words("tijd, datum, vandaag, klok"),
         "media": words("muziek, speel, pauze, harder, zachter, volgende, hervat"),
         "list": words("boodschappen, lijst, toevoegen, kopen, taken, taak, noteer"),

@@ -221,6 +221,9 @@ LANGUAGE = Language(
         "climate": words("temperatura, graus, aquecimento, termostato"),
         "getlivecontext": words("está, estão, é, qual, quais, estado, aberto, fechado"),
         "timer": words("temporizador, minutos, segundos, alarme"),
+        "forecast": words(
+            "clima, previsão, amanhã, chuva, chover, choverá, chove, neve, guarda-chuva"
+        ),
         "datetime": words("hora, hoje, dia, relógio"),
         "media": words("música, toca, tocar, volume, pausa, próxima, retoma, continua"),
         "list": words(
