@@ -1252,6 +1252,60 @@ async def test_a_small_step_said_of_a_cover_moves_it_a_step(  # noqa: PLR0917 - 
     assert made == [{"entity_id": window, "position": position}]
 
 
+@pytest.mark.parametrize(
+    ("request_text", "call", "language", "speed", "said"),
+    [
+        # The off call 0.5B makes for it would stop the fan.
+        (
+            "turn the living room fan down",
+            "HassTurnOff",
+            "en",
+            33,
+            "Done, I set Living Room Fan to 33%.",
+        ),
+        (
+            "turn up the living room fan",
+            "HassTurnOn",
+            "en",
+            100,
+            "Done, I set Living Room Fan to 100%.",
+        ),
+        (
+            "mach den Living Room Fan runter",
+            "HassTurnOff",
+            "de",
+            33,
+            "Erledigt, ich habe Living Room Fan auf 33 % gestellt.",
+        ),
+    ],
+)
+async def test_a_fan_turned_up_or_down_changes_speed_a_step(  # noqa: PLR0917 - a case per way of saying it
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    request_text: str,
+    call: str,
+    language: str,
+    speed: int,
+    said: str,
+) -> None:
+    """The fan is at 66%, the second of its three speeds."""
+    agent_id = await office_home(hass, scripted_llm)
+    fan = "fan.living_room_fan"
+    await hass.services.async_call(
+        "fan", "set_percentage", {"entity_id": fan, "percentage": 66}, blocking=True
+    )
+    scripted_llm.script(
+        Reply(tool_calls=[(call, {"name": "Living Room Fan"})]),
+        Reply(content="Done."),
+    )
+
+    response = await converse(hass, agent_id, request_text, language=language)
+
+    assert hass.states.get(fan).state == "on"
+    assert hass.states.get(fan).attributes["percentage"] == speed
+    assert speech(response) == said
+
+
 async def test_the_answer_to_which_lock_still_waits_for_a_yes(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

@@ -6,11 +6,17 @@ number: HA has no intent for a brighter light or a blind opened a bit, and
 from __future__ import annotations
 
 from dataclasses import replace
+import math
 
 from homeassistant.components.cover import (
     ATTR_CURRENT_POSITION,
     ATTR_POSITION,
     CoverEntityFeature,
+)
+from homeassistant.components.fan import (
+    ATTR_PERCENTAGE,
+    ATTR_PERCENTAGE_STEP,
+    FanEntityFeature,
 )
 from homeassistant.components.light import (
     ATTR_BRIGHTNESS_STEP_PCT,
@@ -19,6 +25,10 @@ from homeassistant.components.light import (
 )
 from homeassistant.const import ATTR_ENTITY_ID, ATTR_SUPPORTED_FEATURES
 from homeassistant.core import State
+from homeassistant.util.percentage import (
+    percentage_to_ranged_value,
+    ranged_value_to_percentage,
+)
 
 from ..engine.arguments import said_numbers
 from ..engine.lang import language_pack, way_said
@@ -36,7 +46,8 @@ COVER_STEP = 25
 
 def stepped(reach: Reach, slots: Slots, request: str | None, language: str) -> Reach:
     """The reach with its lights or covers stepped the way the request says
-    (`stepped_lights`, `stepped_covers`), where it is one command that says
+    (`stepped_lights`, `stepped_covers`, `stepped_fans`), where it is one
+    command that says
     no number; else as it was."""
     if (
         not request
@@ -49,6 +60,7 @@ def stepped(reach: Reach, slots: Slots, request: str | None, language: str) -> R
     return (
         stepped_lights(reach, slots, request, language)
         or stepped_covers(reach, request, language)
+        or stepped_fans(reach, request, language)
         or reach
     )
 
@@ -122,6 +134,45 @@ def stepped_covers(reach: Reach, request: str, language: str) -> Reach | None:
             for state in covers
         ],
     )
+
+
+def stepped_fans(reach: Reach, request: str, language: str) -> Reach | None:
+    """Each fan's speed moved one of its own steps the way said ("turn the
+    fan down", "mach den Ventilator runter"): the off call 0.5B makes for it
+    would stop the fan. A fan turned down must be on; None where none is, or
+    the reach is not all fans that take a speed."""
+    fans = [target.state for target in reach.targets if _speeds(target.state)]
+    way = way_said(request, language, ("up", "down"))
+    if len(fans) != len(reach.targets) or way is None:
+        return None
+    if way == "down" and not (fans := [fan for fan in fans if fan.state == "on"]):
+        return None
+
+    def speed(fan: State) -> int:
+        """The next speed the way said, as HA's fan.increase_speed and
+        decrease_speed find it."""
+        speeds = (
+            1,
+            round(100 / float(fan.attributes.get(ATTR_PERCENTAGE_STEP) or 100)),
+        )
+        now = float(fan.attributes.get(ATTR_PERCENTAGE) or 0)
+        index = math.ceil(percentage_to_ranged_value(speeds, now))
+        moved = ranged_value_to_percentage(speeds, index + (1 if way == "up" else -1))
+        return min(max(moved, 0), 100)
+
+    return _made(
+        reach,
+        [
+            (fan, Call("fan", "set_percentage", {ATTR_PERCENTAGE: speed(fan)}))
+            for fan in fans
+        ],
+    )
+
+
+def _speeds(state: State) -> bool:
+    """Whether a fan takes a speed."""
+    features = state.attributes.get(ATTR_SUPPORTED_FEATURES, 0)
+    return state.domain == "fan" and bool(features & FanEntityFeature.SET_SPEED)
 
 
 def _positioned(state: State) -> bool:
