@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import time
 
+from homeassistant.components.homeassistant.exposed_entities import (
+    async_expose_entity,
+)
 from homeassistant.core import HomeAssistant
 import pytest
 
@@ -11,7 +14,8 @@ from custom_components.jarvis.config_flow import default_agent_data
 from custom_components.jarvis.const import CONF_PREFER_LOCAL
 from scripts.llm_server import LlamaServer
 from tests.common import async_add_jarvis_agent, async_setup_demo_lights
-from tests.tools.test_injection import converse
+from tests.tools.conftest import setup_home
+from tests.tools.test_injection import converse, logged_results, speech
 
 pytestmark = [
     pytest.mark.real_model,
@@ -74,3 +78,48 @@ async def test_a_follow_up_that_names_no_device_after_the_models_turn(
 
     assert hass.states.get(KITCHEN).state == "off"
     assert reply == "Done, I turned off Kitchen Lights."
+
+
+async def test_a_temperature_step_with_real_model(
+    hass: HomeAssistant, llama_server: LlamaServer
+) -> None:
+    """HA has no relative temperature intent; 0.5B sends "make the hvac a
+    bit warmer" with a temperature of its own (25, live): the Hvac goes a
+    degree up from its 21, and Jarvis says so."""
+    await setup_home(hass)
+    _, agent = await async_add_jarvis_agent(
+        hass,
+        llama_server.url,
+        {**default_agent_data(llama_server.alias), CONF_PREFER_LOCAL: False},
+    )
+
+    response = await converse(hass, agent, "make the hvac a bit warmer")
+    print(f"\nreal 0.5B: {speech(response)!r}")
+
+    assert hass.states.get("climate.hvac").attributes["temperature"] == 22
+    assert speech(response) == "Done, I set Hvac to 22 °C."
+
+
+async def test_the_forecast_with_real_model(
+    hass: HomeAssistant, llama_server: LlamaServer
+) -> None:
+    """HA's Assist tools tell only the weather now: 0.5B calls the forecast
+    for "will it rain tomorrow?", which gives tomorrow's line alone (given
+    the week, 0.5B read out another day's)."""
+    await setup_home(hass)
+    weather = "weather.demo_weather_south"
+    async_expose_entity(hass, "conversation", weather, True)
+    _, agent = await async_add_jarvis_agent(
+        hass,
+        llama_server.url,
+        {**default_agent_data(llama_server.alias), CONF_PREFER_LOCAL: False},
+    )
+
+    with logged_results(hass) as results:
+        response = await converse(hass, agent, "will it rain tomorrow?")
+    print(f"\nreal 0.5B: {speech(response)!r}")
+
+    told = [result["forecast"] for result in results if "forecast" in result]
+    assert len(told) == 1
+    assert len(told[0]) == 1
+    assert told[0][0].startswith("Tomorrow, ")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from homeassistant.components.homeassistant.exposed_entities import (
     async_expose_entity,
 )
@@ -9,6 +11,7 @@ from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import area_registry as ar, entity_registry as er, llm
+from homeassistant.util import dt as dt_util
 import pytest
 
 from custom_components.jarvis.const import (
@@ -72,13 +75,14 @@ async def test_the_weather_forecast_of_the_exposed_weather(
     """The demo home's weather forecasts its days; the days asked, from today."""
     await setup_home(hass)
     async_expose_entity(hass, "conversation", "weather.demo_weather_south", True)
-    forecast = await call_tool(hass, "weather_forecast", {"days": 2})
+    forecast = await call_tool(hass, "weather_forecast")
 
     assert forecast["weather"] == "Demo Weather South"
-    assert len(forecast["days"]) == 2
-    tomorrow = forecast["days"][1]
-    assert {"date", "weekday", "condition", "high", "low"} <= tomorrow.keys()
-    assert isinstance(tomorrow["high"], int | float)
+    today, tomorrow, *_ = forecast["forecast"]
+    assert today.startswith(f"Today, {dt_util.now().strftime('%A %Y-%m-%d')}: ")
+    assert tomorrow.startswith("Tomorrow, ")
+    # Each day's condition, high and low: "sunny, high 21 °C, low 13 °C".
+    assert re.search(r": \w[\w-]*, high -?\d+(\.\d+)? °C, low -?\d+", tomorrow)
 
 
 async def test_the_model_answers_from_the_forecast(
@@ -90,7 +94,7 @@ async def test_the_model_answers_from_the_forecast(
     async_expose_entity(hass, "conversation", "weather.demo_weather_south", True)
     await setup_jarvis(hass, scripted_llm)
     scripted_llm.script(
-        Reply(tool_calls=[("weather_forecast", {"days": 2})]),
+        Reply(tool_calls=[("weather_forecast", {})]),
         Reply(content="Tomorrow looks sunny."),
     )
 
@@ -100,6 +104,9 @@ async def test_the_model_answers_from_the_forecast(
     answered = scripted_llm.chat_requests[-1]["json"]["messages"][-1]
     assert answered["role"] == "tool"
     assert '"weather": "Demo Weather South"' in answered["content"]
+    # Only the day the request names.
+    assert "Tomorrow, " in answered["content"]
+    assert "Today, " not in answered["content"]
 
 
 async def test_no_exposed_weather_has_no_forecast(hass: HomeAssistant) -> None:

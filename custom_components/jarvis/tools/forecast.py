@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date
 from typing import Any
 
 from homeassistant.components.homeassistant.exposed_entities import (
@@ -11,7 +11,6 @@ from homeassistant.components.homeassistant.exposed_entities import (
 )
 from homeassistant.components.weather import (
     ATTR_FORECAST_CONDITION,
-    ATTR_FORECAST_PRECIPITATION,
     ATTR_FORECAST_PRECIPITATION_PROBABILITY,
     ATTR_FORECAST_TEMP,
     ATTR_FORECAST_TEMP_LOW,
@@ -27,41 +26,32 @@ from homeassistant.core import HomeAssistant, State
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 from homeassistant.util import dt as dt_util
-from homeassistant.util.json import JsonObjectType
-import voluptuous as vol
+from homeassistant.util.json import JsonObjectType, JsonValueType
 
+from ..engine.lang import language_pack
+from ..engine.text import mentions
+from ..safety.holds import user_text
 from .builtin import JarvisTool
 from .services import ToolError
 
-# Days a daily forecast usually holds.
-MAX_DAYS = 7
-# What a forecast day tells, as the model reads it.
-_TOLD = {
-    ATTR_FORECAST_CONDITION: "condition",
-    ATTR_FORECAST_TEMP: "high",
-    ATTR_FORECAST_TEMP_LOW: "low",
-    ATTR_FORECAST_PRECIPITATION_PROBABILITY: "chance_of_rain_percent",
-    ATTR_FORECAST_PRECIPITATION: "precipitation",
-}
+# Days told, from today: enough for "this weekend", short for a small model.
+DAYS = 5
+# What a forecast day tells, as the model reads it: the key, its label and
+# what follows the value.
+_TOLD = (
+    (ATTR_FORECAST_CONDITION, "", ""),
+    (ATTR_FORECAST_TEMP, "high", " {unit}"),
+    (ATTR_FORECAST_TEMP_LOW, "low", " {unit}"),
+    (ATTR_FORECAST_PRECIPITATION_PROBABILITY, "chance of rain", "%"),
+)
+_NAMED_DAYS = {0: "Today", 1: "Tomorrow"}
 
 
 class WeatherForecastTool(JarvisTool):
     """Each day's forecast of the home's weather, from today."""
 
     name = "weather_forecast"
-    description = (
-        "The weather forecast of the home for the coming days: each day's "
-        "condition, high and low temperature and chance of rain. For "
-        "tomorrow, the weekend or later this week; the weather now is in the "
-        "live context."
-    )
-    parameters = vol.Schema(
-        {
-            vol.Optional("days", description="Days from today, 1 to 7"): vol.All(
-                vol.Coerce(int), vol.Range(min=1, max=MAX_DAYS)
-            )
-        }
-    )
+    description = "The weather forecast: today, tomorrow and the days after."
 
     async def async_call(
         self,
@@ -70,8 +60,8 @@ class WeatherForecastTool(JarvisTool):
         llm_context: llm.LLMContext,
     ) -> JsonObjectType:
         """The daily forecast of the first exposed weather entity that has
-        one, for the days asked (a week where not said)."""
-        days = int(tool_input.tool_args.get("days") or MAX_DAYS)
+        one, from today, each day in a line (`DAYS` of them): 0.5B asked for
+        one day for "will it rain tomorrow?", and got today's."""
         assistant = llm_context.assistant or "conversation"
         weather = next(
             (
@@ -98,14 +88,24 @@ class WeatherForecastTool(JarvisTool):
         forecast = found.get("forecast") if isinstance(found, dict) else None
         if not isinstance(forecast, list):
             raise ToolError("The weather gave no forecast.")
-        unit = weather.attributes.get("temperature_unit", "")
-        return {
-            "weather": weather.name,
-            "temperature_unit": unit,
-            "days": [
-                _day(entry) for entry in forecast[:days] if isinstance(entry, dict)
-            ],
-        }
+        unit = str(weather.attributes.get("temperature_unit", ""))
+        today = dt_util.now().date()
+        language = llm_context.language or hass.config.language
+        said = [
+            ahead
+            for ahead, words in language_pack(language).days_said.items()
+            if mentions(user_text(), words)
+        ]
+        days = [
+            _day(entry, today, unit)
+            for entry in forecast[:DAYS]
+            if isinstance(entry, dict)
+        ]
+        # The one day the request names ("will it rain tomorrow?"): given the
+        # week, 0.5B read out another day's line.
+        asked = [line for ahead, line in days if len(said) == 1 and ahead == said[0]]
+        lines: list[JsonValueType] = list(asked or [line for _, line in days])
+        return {"weather": weather.name, "forecast": lines}
 
 
 def _forecasts_daily(state: State) -> bool:
@@ -113,13 +113,22 @@ def _forecasts_daily(state: State) -> bool:
     return bool(features & WeatherEntityFeature.FORECAST_DAILY)
 
 
-def _day(entry: dict[str, Any]) -> JsonObjectType:
-    """One day of the forecast, dated in the home's time zone."""
-    day: dict[str, Any] = {}
+def _day(entry: dict[str, Any], today: date, unit: str) -> tuple[int | None, str]:
+    """How many days from today a day of the forecast is, and the day in a
+    line a small model can say again: "Tomorrow, Sunday 2026-11-29: rainy,
+    high 12 °C, low 5 °C, chance of rain 80%"."""
     when = entry.get(ATTR_FORECAST_TIME)
-    if isinstance(when, str) and (parsed := dt_util.parse_datetime(when)):
-        local: datetime = dt_util.as_local(parsed)
-        day |= {"date": local.date().isoformat(), "weekday": local.strftime("%A")}
-    return day | {
-        told: entry[key] for key, told in _TOLD.items() if entry.get(key) is not None
-    }
+    parsed = dt_util.parse_datetime(when) if isinstance(when, str) else None
+    ahead, day = None, "Some day"
+    if parsed is not None:
+        local = dt_util.as_local(parsed).date()
+        ahead = (local - today).days
+        dated = f"{local.strftime('%A')} {local.isoformat()}"
+        named = _NAMED_DAYS.get(ahead)
+        day = f"{named}, {dated}" if named else dated
+    told = [
+        f"{label} {entry[key]}{suffix.format(unit=unit)}".strip()
+        for key, label, suffix in _TOLD
+        if entry.get(key) is not None
+    ]
+    return ahead, f"{day}: {', '.join(told)}"

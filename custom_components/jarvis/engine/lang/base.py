@@ -170,6 +170,9 @@ class Language:
     # What says a small step: "a bit" of "open the blinds a bit", which
     # would otherwise open them all the way.
     a_bit: tuple[str, ...]
+    # The days a request names by how far from today: 0 "today", 1
+    # "tomorrow" (a forecast tells only the day asked).
+    days_said: Mapping[int, tuple[str, ...]]
     # What parts a number's decimals when Jarvis says one: "." or ",".
     decimal_sign: str
     # The fields below are matched in every language at once: the user's

@@ -201,6 +201,10 @@ LANGUAGE = Language(
     percent_words=words("prozent"),
     half_words=words("halb, halbe, zur hälfte, halbhoch"),
     a_bit=words("ein bisschen, ein wenig, ein Stück, etwas, leicht"),
+    days_said={
+        0: words("heute"),
+        1: words("morgen"),
+    },
     decimal_sign=",",
     stop=words("stopp, halt, abbrechen, vergiss es, egal"),
     remember=(r"merk(?:e)?\s+dir,?(?:\s+dass)?", r"denk daran,?(?:\s+dass)?"),

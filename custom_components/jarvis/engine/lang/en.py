@@ -202,6 +202,10 @@ LANGUAGE = Language(
     percent_words=words("percent, per cent"),
     half_words=words("half, halfway, half way"),
     a_bit=words("a bit, a little, a little bit, slightly, a touch"),
+    days_said={
+        0: words("today, tonight"),
+        1: words("tomorrow"),
+    },
     decimal_sign=".",
     stop=words("stop, cancel, never mind, nevermind, forget it, that's all"),
     remember=(r"remember(?:\s+that)?", r"don't forget(?:\s+that)?", "note that"),

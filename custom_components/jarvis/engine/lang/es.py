@@ -189,6 +189,10 @@ LANGUAGE = Language(
     percent_words=words("por ciento, porciento"),
     half_words=words("la mitad, a medias, a media altura"),
     a_bit=words("un poco, un poquito, ligeramente"),
+    days_said={
+        0: words("hoy, esta noche"),
+        1: words("mañana"),
+    },
     decimal_sign=",",
     stop=words("para, detente, cancela, olvídalo, déjalo"),
     remember=(r"recuerda(?:\s+que)?", r"no olvides(?:\s+que)?"),

@@ -187,6 +187,10 @@ LANGUAGE = Language(
     percent_words=words("pour cent, pourcent"),
     half_words=words("à moitié, moitié, mi-hauteur"),
     a_bit=words("un peu, légèrement"),
+    days_said={
+        0: words("aujourd'hui, ce soir"),
+        1: words("demain"),
+    },
     decimal_sign=",",
     stop=words("arrête, annule, laisse tomber, oublie ça"),
     remember=(

@@ -187,6 +187,10 @@ LANGUAGE = Language(
     percent_words=words("per cento, percento"),
     half_words=words("a metà, metà"),
     a_bit=words("un po', un po, un poco, leggermente"),
+    days_said={
+        0: words("oggi, stasera"),
+        1: words("domani"),
+    },
     decimal_sign=",",
     stop=words("stop, basta, annulla, lascia perdere, lascia stare, fermati"),
     remember=(

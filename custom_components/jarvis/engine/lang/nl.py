@@ -185,6 +185,10 @@ LANGUAGE = Language(
     percent_words=words("procent"),
     half_words=words("half, halve, halverwege, halfhoog"),
     a_bit=words("een beetje, een stukje, iets, wat"),
+    days_said={
+        0: words("vandaag, vanavond"),
+        1: words("morgen"),
+    },
     decimal_sign=",",
     stop=words(
         "stop, stoppen, hou op, annuleer, laat maar, laat maar zitten, vergeet het"

@@ -186,6 +186,10 @@ LANGUAGE = Language(
     percent_words=words("por cento, porcento"),
     half_words=words("a meio, metade, meia altura"),
     a_bit=words("um pouco, um bocadinho, ligeiramente"),
+    days_said={
+        0: words("hoje, esta noite"),
+        1: words("amanhã"),
+    },
     decimal_sign=",",
     stop=words(
         "para, pare, cancela, cancelar, esquece, deixa para lá, deixa pra lá, chega"
