@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 from homeassistant.components.homeassistant.exposed_entities import (
@@ -104,8 +105,9 @@ async def test_the_forecast_with_real_model(
     hass: HomeAssistant, llama_server: LlamaServer
 ) -> None:
     """HA's Assist tools tell only the weather now: 0.5B calls the forecast
-    for "will it rain tomorrow?", which gives tomorrow's line alone (given
-    the week, 0.5B read out another day's)."""
+    for "will it rain tomorrow?", and Jarvis says tomorrow's (given the
+    week, 0.5B read out another day's; given the day, it said "sunny" of a
+    rainy one)."""
     await setup_home(hass)
     weather = "weather.demo_weather_south"
     async_expose_entity(hass, "conversation", weather, True)
@@ -123,3 +125,7 @@ async def test_the_forecast_with_real_model(
     assert len(told) == 1
     assert len(told[0]) == 1
     assert told[0][0].startswith("Tomorrow, ")
+    assert re.fullmatch(
+        r"Tomorrow: [a-z ]+, from -?\d+ °C to -?\d+ °C\. \d+% chance of rain\.",
+        speech(response),
+    )

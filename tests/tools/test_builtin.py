@@ -85,11 +85,32 @@ async def test_the_weather_forecast_of_the_exposed_weather(
     assert re.search(r": \w[\w-]*, high -?\d+(\.\d+)? °C, low -?\d+", tomorrow)
 
 
-async def test_the_model_answers_from_the_forecast(
-    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+@pytest.mark.parametrize(
+    ("request_text", "language", "said"),
+    [
+        (
+            "will it rain tomorrow?",
+            "en",
+            r"Tomorrow: [a-z ]+, from -?\d+ °C to -?\d+ °C\. \d+% chance of rain\.",
+        ),
+        (
+            "wird es morgen regnen?",
+            "de",
+            r"Morgen: [a-zäöüß ,]+, -?\d+ °C bis -?\d+ °C\. "
+            r"Regenwahrscheinlichkeit \d+ %\.",
+        ),
+    ],
+)
+async def test_the_forecast_of_the_day_asked_is_said_in_jarviss_words(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    request_text: str,
+    language: str,
+    said: str,
 ) -> None:
-    """HA's Assist tools tell only the weather now: "will it rain
-    tomorrow?" gets the forecast in the loop."""
+    """HA's Assist tools tell only the weather now. Given a day's forecast,
+    0.5B said "sunny" of a rainy day: Jarvis says the day's forecast, its
+    condition in HA's own words for the language."""
     await setup_home(hass)
     async_expose_entity(hass, "conversation", "weather.demo_weather_south", True)
     await setup_jarvis(hass, scripted_llm)
@@ -98,15 +119,13 @@ async def test_the_model_answers_from_the_forecast(
         Reply(content="Tomorrow looks sunny."),
     )
 
-    response = await converse(hass, "conversation.jarvis", "will it rain tomorrow?")
+    response = await converse(
+        hass, "conversation.jarvis", request_text, language=language
+    )
 
-    assert speech(response) == "Tomorrow looks sunny."
-    answered = scripted_llm.chat_requests[-1]["json"]["messages"][-1]
-    assert answered["role"] == "tool"
-    assert '"weather": "Demo Weather South"' in answered["content"]
-    # Only the day the request names.
-    assert "Tomorrow, " in answered["content"]
-    assert "Today, " not in answered["content"]
+    assert re.fullmatch(said, speech(response)), speech(response)
+    # The tool's answer ends the turn: no second model call.
+    assert len(scripted_llm.chat_requests) == 1
 
 
 async def test_no_exposed_weather_has_no_forecast(hass: HomeAssistant) -> None:

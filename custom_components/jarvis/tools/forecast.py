@@ -24,11 +24,12 @@ from homeassistant.components.weather.const import (
 from homeassistant.const import ATTR_ENTITY_ID, ATTR_SUPPORTED_FEATURES
 from homeassistant.core import HomeAssistant, State
 from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers import llm
+from homeassistant.helpers import llm, translation
 from homeassistant.util import dt as dt_util
 from homeassistant.util.json import JsonObjectType, JsonValueType
 
 from ..engine.lang import language_pack
+from ..engine.phrases import FINAL_REPLY, FinalReply
 from ..engine.text import mentions
 from ..safety.holds import user_text
 from .builtin import JarvisTool
@@ -96,16 +97,27 @@ class WeatherForecastTool(JarvisTool):
             for ahead, words in language_pack(language).days_said.items()
             if mentions(user_text(), words)
         ]
-        days = [
-            _day(entry, today, unit)
+        dated = [
+            (entry, _date(entry))
             for entry in forecast[:DAYS]
             if isinstance(entry, dict)
         ]
         # The one day the request names ("will it rain tomorrow?"): given the
-        # week, 0.5B read out another day's line.
-        asked = [line for ahead, line in days if len(said) == 1 and ahead == said[0]]
-        lines: list[JsonValueType] = list(asked or [line for _, line in days])
-        return {"weather": weather.name, "forecast": lines}
+        # week, 0.5B read out another day's line; given that day's, it said
+        # "sunny" of a rainy one. Jarvis says that day's forecast itself.
+        asked = [
+            (entry, day)
+            for entry, day in dated
+            if len(said) == 1 and day is not None and (day - today).days == said[0]
+        ]
+        lines: list[JsonValueType] = [
+            _line(entry, day, today, unit) for entry, day in asked or dated
+        ]
+        result: JsonObjectType = {"weather": weather.name, "forecast": lines}
+        if len(asked) == 1:
+            spoken = await _spoken(hass, language, asked[0][0], said[0], unit)
+            result[FINAL_REPLY] = FinalReply(spoken)
+        return result
 
 
 def _forecasts_daily(state: State) -> bool:
@@ -113,22 +125,53 @@ def _forecasts_daily(state: State) -> bool:
     return bool(features & WeatherEntityFeature.FORECAST_DAILY)
 
 
-def _day(entry: dict[str, Any], today: date, unit: str) -> tuple[int | None, str]:
-    """How many days from today a day of the forecast is, and the day in a
-    line a small model can say again: "Tomorrow, Sunday 2026-11-29: rainy,
-    high 12 °C, low 5 °C, chance of rain 80%"."""
+def _date(entry: dict[str, Any]) -> date | None:
+    """The day a forecast entry is for, in the home's time zone."""
     when = entry.get(ATTR_FORECAST_TIME)
     parsed = dt_util.parse_datetime(when) if isinstance(when, str) else None
-    ahead, day = None, "Some day"
-    if parsed is not None:
-        local = dt_util.as_local(parsed).date()
-        ahead = (local - today).days
-        dated = f"{local.strftime('%A')} {local.isoformat()}"
-        named = _NAMED_DAYS.get(ahead)
-        day = f"{named}, {dated}" if named else dated
+    return None if parsed is None else dt_util.as_local(parsed).date()
+
+
+def _line(entry: dict[str, Any], day: date | None, today: date, unit: str) -> str:
+    """A day of the forecast in a line a small model can say again:
+    "Tomorrow, Sunday 2026-11-29: rainy, high 12 °C, low 5 °C, chance of
+    rain 80%"."""
+    said = "Some day"
+    if day is not None:
+        dated = f"{day.strftime('%A')} {day.isoformat()}"
+        named = _NAMED_DAYS.get((day - today).days)
+        said = f"{named}, {dated}" if named else dated
     told = [
         f"{label} {entry[key]}{suffix.format(unit=unit)}".strip()
         for key, label, suffix in _TOLD
         if entry.get(key) is not None
     ]
-    return ahead, f"{day}: {', '.join(told)}"
+    return f"{said}: {', '.join(told)}"
+
+
+async def _spoken(
+    hass: HomeAssistant, language: str, entry: dict[str, Any], ahead: int, unit: str
+) -> str:
+    """The day's forecast in Jarvis's words and the user's language, its
+    condition as HA's own translations name it."""
+    pack = language_pack(language)
+    names = await translation.async_get_translations(
+        hass, language, "entity_component", {WEATHER_DOMAIN}
+    )
+    condition = str(entry.get(ATTR_FORECAST_CONDITION) or "")
+    named = names.get(f"component.weather.entity_component._.state.{condition}")
+    day = pack.days_said[ahead][0]
+    said = pack.forecast_day.format(
+        day=day[:1].upper() + day[1:],
+        condition=(named or condition).lower(),
+        low=_degrees(entry.get(ATTR_FORECAST_TEMP_LOW), unit),
+        high=_degrees(entry.get(ATTR_FORECAST_TEMP), unit),
+    )
+    rain = entry.get(ATTR_FORECAST_PRECIPITATION_PROBABILITY)
+    if isinstance(rain, int | float):
+        said = f"{said} {pack.forecast_rain.format(rain=f'{rain:g}')}"
+    return said
+
+
+def _degrees(value: Any, unit: str) -> str:
+    return f"{value:g} {unit}" if isinstance(value, int | float) else "?"

@@ -170,6 +170,10 @@ class Language:
     # What says a small step: "a bit" of "open the blinds a bit", which
     # would otherwise open them all the way.
     a_bit: tuple[str, ...]
+    # A day's forecast as Jarvis says it ("Tomorrow: rainy, from 8 °C to
+    # 19 °C."), and its chance of rain ("30% chance of rain.").
+    forecast_day: str
+    forecast_rain: str
     # The days a request names by how far from today: 0 "today", 1
     # "tomorrow" (a forecast tells only the day asked).
     days_said: Mapping[int, tuple[str, ...]]

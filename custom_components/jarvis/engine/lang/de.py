@@ -201,6 +201,8 @@ LANGUAGE = Language(
     percent_words=words("prozent"),
     half_words=words("halb, halbe, zur hälfte, halbhoch"),
     a_bit=words("ein bisschen, ein wenig, ein Stück, etwas, leicht"),
+    forecast_day="{day}: {condition}, {low} bis {high}.",
+    forecast_rain="Regenwahrscheinlichkeit {rain} %.",
     days_said={
         0: words("heute"),
         1: words("morgen"),

@@ -202,6 +202,8 @@ LANGUAGE = Language(
     percent_words=words("percent, per cent"),
     half_words=words("half, halfway, half way"),
     a_bit=words("a bit, a little, a little bit, slightly, a touch"),
+    forecast_day="{day}: {condition}, from {low} to {high}.",
+    forecast_rain="{rain}% chance of rain.",
     days_said={
         0: words("today, tonight"),
         1: words("tomorrow"),

@@ -189,6 +189,8 @@ LANGUAGE = Language(
     percent_words=words("por ciento, porciento"),
     half_words=words("la mitad, a medias, a media altura"),
     a_bit=words("un poco, un poquito, ligeramente"),
+    forecast_day="{day}: {condition}, de {low} a {high}.",
+    forecast_rain="Probabilidad de lluvia del {rain} %.",
     days_said={
         0: words("hoy, esta noche"),
         1: words("mañana"),

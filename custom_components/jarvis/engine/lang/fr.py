@@ -187,6 +187,8 @@ LANGUAGE = Language(
     percent_words=words("pour cent, pourcent"),
     half_words=words("à moitié, moitié, mi-hauteur"),
     a_bit=words("un peu, légèrement"),
+    forecast_day="{day} : {condition}, de {low} à {high}.",
+    forecast_rain="Risque de pluie de {rain} %.",
     days_said={
         0: words("aujourd'hui, ce soir"),
         1: words("demain"),

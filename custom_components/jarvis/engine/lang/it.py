@@ -187,6 +187,8 @@ LANGUAGE = Language(
     percent_words=words("per cento, percento"),
     half_words=words("a metà, metà"),
     a_bit=words("un po', un po, un poco, leggermente"),
+    forecast_day="{day}: {condition}, da {low} a {high}.",
+    forecast_rain="Probabilità di pioggia del {rain}%.",
     days_said={
         0: words("oggi, stasera"),
         1: words("domani"),

@@ -185,6 +185,8 @@ LANGUAGE = Language(
     percent_words=words("procent"),
     half_words=words("half, halve, halverwege, halfhoog"),
     a_bit=words("een beetje, een stukje, iets, wat"),
+    forecast_day="{day}: {condition}, van {low} tot {high}.",
+    forecast_rain="Kans op regen {rain}%.",
     days_said={
         0: words("vandaag, vanavond"),
         1: words("morgen"),

@@ -186,6 +186,8 @@ LANGUAGE = Language(
     percent_words=words("por cento, porcento"),
     half_words=words("a meio, metade, meia altura"),
     a_bit=words("um pouco, um bocadinho, ligeiramente"),
+    forecast_day="{day}: {condition}, de {low} a {high}.",
+    forecast_rain="Probabilidade de chuva de {rain}%.",
     days_said={
         0: words("hoje, esta noite"),
         1: words("amanhã"),
