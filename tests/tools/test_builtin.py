@@ -128,11 +128,20 @@ async def test_the_forecast_of_the_day_asked_is_said_in_jarviss_words(
     assert len(scripted_llm.chat_requests) == 1
 
 
-async def test_no_exposed_weather_has_no_forecast(hass: HomeAssistant) -> None:
+async def test_no_exposed_weather_says_how_to_expose_one(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """HA exposes no weather to Assist by default: the forecast had failed
+    as a tool error, and 0.5B said "Sorry, I couldn't work that out."."""
     await setup_home(hass)
+    await setup_jarvis(hass, scripted_llm)
+    scripted_llm.script(Reply(tool_calls=[("weather_forecast", {})]))
 
-    with pytest.raises(HomeAssistantError, match="No weather with a daily forecast"):
-        await call_tool(hass, "weather_forecast")
+    response = await converse(hass, "conversation.jarvis", "will it rain tomorrow?")
+
+    assert speech(response) == (
+        "I can't see a weather forecast: expose a weather entity to Assist."
+    )
 
 
 async def test_service_call_on_exposed_entity(hass: HomeAssistant) -> None:

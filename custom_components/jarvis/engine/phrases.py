@@ -44,6 +44,7 @@ LIST_EMPTY = _table(lambda pack: pack.list_empty)
 NONE_IN_STATE = _table(lambda pack: pack.none_in_state)
 UNKNOWN_DEVICE = _table(lambda pack: pack.unknown_device)
 CANNOT = _table(lambda pack: pack.cannot)
+NO_FORECAST = _table(lambda pack: pack.no_forecast)
 
 
 def phrase(table: Mapping[str, str], language: str | None) -> str:

@@ -29,7 +29,8 @@ from homeassistant.util import dt as dt_util
 from homeassistant.util.json import JsonObjectType, JsonValueType
 
 from ..engine.lang import language_pack
-from ..engine.phrases import FINAL_REPLY, FinalReply
+from ..engine.phrases import FINAL_REPLY, NO_FORECAST, FinalReply, phrase
+from ..engine.results import NO_MATCH
 from ..engine.text import mentions
 from ..safety.holds import user_text
 from .builtin import JarvisTool
@@ -73,8 +74,14 @@ class WeatherForecastTool(JarvisTool):
             ),
             None,
         )
+        language = llm_context.language or hass.config.language
         if weather is None:
-            raise ToolError("No weather with a daily forecast is exposed.")
+            # HA exposes no weather to Assist by default: say how to.
+            return {
+                "error": NO_MATCH,
+                "error_text": "No weather with a daily forecast is exposed.",
+                FINAL_REPLY: FinalReply(phrase(NO_FORECAST, language)),
+            }
         try:
             response = await hass.services.async_call(
                 WEATHER_DOMAIN,
@@ -91,7 +98,6 @@ class WeatherForecastTool(JarvisTool):
             raise ToolError("The weather gave no forecast.")
         unit = str(weather.attributes.get("temperature_unit", ""))
         today = dt_util.now().date()
-        language = llm_context.language or hass.config.language
         said = [
             ahead
             for ahead, words in language_pack(language).days_said.items()

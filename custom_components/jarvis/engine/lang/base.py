@@ -61,6 +61,8 @@ class Language:
     # What Jarvis cannot do to a device of the wrong kind, with {action}: a
     # `to_do` phrase ("lock Garage Door").
     cannot: str
+    # Where no exposed weather has a forecast: how to give Jarvis one.
+    no_forecast: str
     # A question's state that none of the devices looked up is in, with
     # {state}: "Nothing is unlocked."
     none_in_state: str

@@ -87,6 +87,7 @@ LANGUAGE = Language(
     list_items="Auf {list} steht: {items}.",
     list_empty="Auf {list} steht nichts.",
     cannot="Das geht leider nicht: {action}.",
+    no_forecast="Ich sehe keine Wettervorhersage: Gib eine Wetter-Entität für Assist frei.",
     none_in_state="Nichts ist {state}.",
     unknown_device="Entschuldigung, ich kenne kein Gerät namens {name}.",
     verb_domains={

@@ -87,6 +87,7 @@ LANGUAGE = Language(
     list_items="On {list}: {items}.",
     list_empty="There is nothing on {list}.",
     cannot="Sorry, I can't {action}.",
+    no_forecast="I can't see a weather forecast: expose a weather entity to Assist.",
     none_in_state="Nothing is {state}.",
     unknown_device="Sorry, I don't know a device called {name}.",
     verb_domains={

@@ -87,6 +87,7 @@ LANGUAGE = Language(
     list_items="En {list} hay: {items}.",
     list_empty="No hay nada en {list}.",
     cannot="Lo siento, no puedo {action}.",
+    no_forecast="No veo ningún pronóstico del tiempo: expón una entidad meteorológica a Assist.",
     none_in_state="Nada está {state}.",
     unknown_device="Lo siento, no conozco ningún dispositivo llamado {name}.",
     verb_domains={

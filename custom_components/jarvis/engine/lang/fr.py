@@ -87,6 +87,7 @@ LANGUAGE = Language(
     list_items="Sur {list} : {items}.",
     list_empty="Il n'y a rien sur {list}.",
     cannot="Désolé, je ne peux pas {action}.",
+    no_forecast="Je ne vois aucune prévision météo : exposez une entité météo à Assist.",
     none_in_state="Rien n'est {state}.",
     unknown_device="Désolé, je ne connais aucun appareil nommé {name}.",
     verb_domains={

@@ -87,6 +87,7 @@ LANGUAGE = Language(
     list_items="In {list} ci sono: {items}.",
     list_empty="In {list} non c'è niente.",
     cannot="Mi dispiace, non posso {action}.",
+    no_forecast="Non vedo nessuna previsione del tempo: esponi un'entità meteo ad Assist.",
     none_in_state="Niente è {state}.",
     unknown_device="Scusa, non conosco nessun dispositivo chiamato {name}.",
     verb_domains={

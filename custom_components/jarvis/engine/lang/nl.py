@@ -84,6 +84,7 @@ LANGUAGE = Language(
     list_items="Op {list} staat: {items}.",
     list_empty="Er staat niets op {list}.",
     cannot="Dat lukt helaas niet: {action}.",
+    no_forecast="Ik zie geen weersverwachting: stel een weerentiteit beschikbaar voor Assist.",
     none_in_state="Niets is {state}.",
     unknown_device="Sorry, ik ken geen apparaat met de naam {name}.",
     verb_domains={

@@ -87,6 +87,7 @@ LANGUAGE = Language(
     list_items="Em {list} há: {items}.",
     list_empty="Não há nada em {list}.",
     cannot="Desculpe, não posso {action}.",
+    no_forecast="Não vejo nenhuma previsão do tempo: exponha uma entidade de meteorologia ao Assist.",
     none_in_state="Nada está {state}.",
     unknown_device="Desculpe, não conheço nenhum dispositivo chamado {name}.",
     verb_domains={
