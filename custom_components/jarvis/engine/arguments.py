@@ -43,6 +43,11 @@ def said_numbers(text: str) -> list[float]:
     return [float(found.replace(",", ".")) for found in _NUMBER_RE.findall(text)]
 
 
+def numbers_said(text: str, language: str | None) -> list[float]:
+    """The numbers a text says, in digits or its language's words."""
+    return said_numbers(in_digits(text, language))
+
+
 def _is_percentage(schema: Mapping[str, Any]) -> bool:
     return (
         schema.get("type") in ("integer", "number")
@@ -57,7 +62,7 @@ def _numbers_in(value: Any, language: str | None) -> list[float]:
     if isinstance(value, (int, float)):
         return [float(value)]
     if isinstance(value, str):
-        return said_numbers(in_digits(value, language))
+        return numbers_said(value, language)
     if isinstance(value, list):
         return [number for item in value for number in _numbers_in(item, language)]
     return []
@@ -312,7 +317,7 @@ def with_said_step(
     up by 10", "by ten")."""
     if (step := way_said(request, language, _STEPS)) is None:
         return args
-    said = said_numbers(in_digits(request, language))
+    said = numbers_said(request, language)
 
     def kept(value: Any) -> bool:
         numbers = _numbers_in(value, language)

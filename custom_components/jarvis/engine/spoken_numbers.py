@@ -23,18 +23,18 @@ _ZERO = 0
 def in_digits(text: str, language: str | None) -> str:
     """The text with the numbers its language's words say written in digits
     ("fifty percent": "50 percent"), a half as a level ("halfway": "50%")."""
-    pack = language_pack(language)
-    pattern, values = _number_words(pack.code)
+    pattern, values, halves = _number_words(language_pack(language).code)
     text = pattern.sub(lambda found: values[_key(found.group(0))], text)
-    halves = any_of(sorted(pack.half_words, key=len, reverse=True))
-    return re.sub(rf"(?<!\w)(?:{halves})(?!\w)", "50%", text, flags=re.IGNORECASE)
+    return halves.sub("50%", text)
 
 
 @cache
-def _number_words(code: str) -> tuple[re.Pattern[str], dict[str, str]]:
-    """A pattern of the language's number words, longest first, and the
-    digits of each (keyed by `_key`). A word of its "percent" stays a word:
-    the "cent" of "pour cent"."""
+def _number_words(
+    code: str,
+) -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str]]:
+    """A pattern of the language's number words, longest first, the digits
+    of each (keyed by `_key`), and a pattern of its words for a half. A word
+    of its "percent" stays a word: the "cent" of "pour cent"."""
     pack = language_pack(code)
     kept = {word for said in pack.percent_words for word in _key(said).split()}
     engine = RbnfEngine.for_language(code)
@@ -49,7 +49,16 @@ def _number_words(code: str) -> tuple[re.Pattern[str], dict[str, str]]:
         r"[\s-]+".join(map(re.escape, form.replace("-", " ").split())) for form in forms
     )
     keyed = {_key(form): digits for form, digits in values.items()}
-    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE), keyed
+    halves = any_of(sorted(pack.half_words, key=len, reverse=True))
+    return (
+        _whole_words(alternatives),
+        keyed,
+        _whole_words(halves),
+    )
+
+
+def _whole_words(alternatives: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
 
 
 def _key(said: str) -> str:

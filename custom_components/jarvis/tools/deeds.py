@@ -46,7 +46,7 @@ _PLAIN_VERBS = {
     ("todo", "add_item"): "add",
     ("todo", "update_item"): "complete",
 }
-# A thermostat set to a temperature, said with its unit (`stepped_temperature`).
+# A thermostat set to a temperature, said with its unit (`meant_temperature`).
 TEMPERATURE_SET = "set_temperature"
 # Verbs said of a to-do item, which need its words.
 _ITEM_VERBS = frozenset({"add", "complete"})

@@ -28,6 +28,7 @@ from homeassistant.helpers import llm, translation
 from homeassistant.util import dt as dt_util
 from homeassistant.util.json import JsonObjectType, JsonValueType
 
+from ..const import ASSISTANT
 from ..engine.lang import language_pack
 from ..engine.phrases import FINAL_REPLY, NO_FORECAST, FinalReply, phrase
 from ..engine.results import NO_MATCH
@@ -64,7 +65,7 @@ class WeatherForecastTool(JarvisTool):
         """The daily forecast of the first exposed weather entity that has
         one, from today, each day in a line (`DAYS` of them): 0.5B asked for
         one day for "will it rain tomorrow?", and got today's."""
-        assistant = llm_context.assistant or "conversation"
+        assistant = llm_context.assistant or ASSISTANT
         weather = next(
             (
                 state

@@ -4,6 +4,8 @@ user never said, and a device called as the area said."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import area_registry as ar, floor_registry as fr, intent
 
@@ -32,40 +34,34 @@ def pointed_instead(
     name = str(slots["name"]["value"])
     other_words = folded_words(request or "") - folded_words(name)
     named = reach(hass, handler, slots, assistant)
-    if not named or any(
-        points_to(device_of(hass, state.entity_id), other_words) for state in named
-    ):
+    if not named or _pointed(hass, named, other_words):
         return None
     rest = {k: v for k, v in slots.items() if k != "name"}
     place = area_said(hass, request or "")
     area = place.get("area", {}).get("value")
     if area and folded_words(area) == folded_words(name) and "area" not in slots:
-        pointed = _pointed(hass, handler, rest | place, assistant, other_words)
-        if pointed:
+        there = reach(hass, handler, rest | place, assistant)
+        if pointed := _pointed(hass, there, other_words):
             kinds = sorted({state.domain for state in pointed})
             return rest | place | {"domain": {"value": kinds}}
-    holders = [
+    held = folded_words(name)
+    holding = [
         state
-        for state in _pointed(hass, handler, rest, assistant, other_words)
-        if folded_words(name) < folded_words(state.name)
+        for state in reach(hass, handler, rest, assistant)
+        if held < folded_words(state.name)
     ]
+    holders = _pointed(hass, holding, other_words)
     if len(holders) == 1:
         return rest | {"name": {"value": holders[0].name}}
     return which(holders, language) if holders else None
 
 
 def _pointed(
-    hass: HomeAssistant,
-    handler: Matching,
-    slots: Slots,
-    assistant: str | None,
-    words: set[str],
+    hass: HomeAssistant, states: Iterable[State], words: set[str]
 ) -> list[State]:
-    """What the call could reach that these words point to."""
+    """Those of the states these words point to."""
     return [
-        state
-        for state in reach(hass, handler, slots, assistant)
-        if points_to(device_of(hass, state.entity_id), words)
+        state for state in states if points_to(device_of(hass, state.entity_id), words)
     ]
 
 

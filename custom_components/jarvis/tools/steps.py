@@ -30,9 +30,8 @@ from homeassistant.util.percentage import (
     ranged_value_to_percentage,
 )
 
-from ..engine.arguments import said_numbers
-from ..engine.lang import language_pack, way_said
-from ..engine.spoken_numbers import in_digits
+from ..engine.arguments import numbers_said
+from ..engine.lang import language_pack, step_sign
 from ..engine.text import mentions
 from ..safety.effects import Call
 from .intent_reach import Reach, Target, one_command
@@ -45,14 +44,13 @@ COVER_STEP = 25
 
 
 def stepped(reach: Reach, slots: Slots, request: str | None, language: str) -> Reach:
-    """The reach with its lights or covers stepped the way the request says
-    (`stepped_lights`, `stepped_covers`, `stepped_fans`), where it is one
-    command that says
-    no number; else as it was."""
+    """The reach with its lights, covers or fans stepped the way the request
+    says (`stepped_lights`, `stepped_covers`, `stepped_fans`), where it is
+    one command that says no number; else as it was."""
     if (
         not request
         or not reach.targets
-        or said_numbers(in_digits(request, language))
+        or numbers_said(request, language)
         # "turn the lights off and the music down" turns the lights off.
         or not one_command(request, language)
     ):
@@ -82,12 +80,9 @@ def stepped_lights(
     ]
     if len(lights) != len(reach.targets) or "brightness" in slots:
         return None
-    way = way_said(request, language, ("brighter", "dimmer")) or way_said(
-        request, language, ("up", "down")
-    )
-    if way is None:
+    if (sign := step_sign(request, language, ("brighter", "dimmer"))) is None:
         return None
-    step = LIGHT_STEP if way in ("brighter", "up") else -LIGHT_STEP
+    step = sign * LIGHT_STEP
     if step < 0 and not (lights := [state for state in lights if state.state == "on"]):
         return None
     return _made(
@@ -108,14 +103,10 @@ def stepped_covers(reach: Reach, request: str, language: str) -> Reach | None:
     if (
         len(covers) != len(reach.targets)
         or not mentions(request, language_pack(language).a_bit)
-        or (
-            way := way_said(request, language, ("open", "close"))
-            or way_said(request, language, ("up", "down"))
-        )
-        is None
+        or (sign := step_sign(request, language, ("open", "close"))) is None
     ):
         return None
-    step = COVER_STEP if way in ("open", "up") else -COVER_STEP
+    step = sign * COVER_STEP
     return _made(
         reach,
         [
@@ -142,10 +133,10 @@ def stepped_fans(reach: Reach, request: str, language: str) -> Reach | None:
     would stop the fan. A fan turned down must be on; None where none is, or
     the reach is not all fans that take a speed."""
     fans = [target.state for target in reach.targets if _speeds(target.state)]
-    way = way_said(request, language, ("up", "down"))
-    if len(fans) != len(reach.targets) or way is None:
+    sign = step_sign(request, language, ("up", "down"))
+    if len(fans) != len(reach.targets) or sign is None:
         return None
-    if way == "down" and not (fans := [fan for fan in fans if fan.state == "on"]):
+    if sign < 0 and not (fans := [fan for fan in fans if fan.state == "on"]):
         return None
 
     def speed(fan: State) -> int:
@@ -157,7 +148,7 @@ def stepped_fans(reach: Reach, request: str, language: str) -> Reach | None:
         )
         now = float(fan.attributes.get(ATTR_PERCENTAGE) or 0)
         index = math.ceil(percentage_to_ranged_value(speeds, now))
-        moved = ranged_value_to_percentage(speeds, index + (1 if way == "up" else -1))
+        moved = ranged_value_to_percentage(speeds, index + sign)
         return min(max(moved, 0), 100)
 
     return _made(

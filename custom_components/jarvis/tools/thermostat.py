@@ -12,9 +12,8 @@ from homeassistant.const import ATTR_TEMPERATURE
 from homeassistant.core import HomeAssistant
 import voluptuous as vol
 
-from ..engine.arguments import said_numbers
-from ..engine.lang import way_said
-from ..engine.spoken_numbers import in_digits
+from ..engine.arguments import numbers_said
+from ..engine.lang import step_sign
 from .matching import KindMatching, reach
 from .meant import MAX_CHOICES, Answer, which
 
@@ -48,11 +47,9 @@ def meant_temperature(  # noqa: PLR0917 - the call, and the request
     thermostat, asked, where the call reaches a few and gives no
     temperature. For a call with no temperature and no step said, the one
     number said. None where the call's own temperature stands."""
-    said = said_numbers(in_digits(request or "", language))
-    way = way_said(request or "", language, ("warmer", "cooler")) or way_said(
-        request or "", language, ("up", "down")
-    )
-    if way is None:
+    said = numbers_said(request or "", language)
+    sign = step_sign(request or "", language, ("warmer", "cooler"))
+    if sign is None:
         unset = ATTR_TEMPERATURE not in args and len(said) == 1
         return said[0] if unset else None
     slots = {key: {"value": value} for key, value in args.items()}
@@ -72,4 +69,4 @@ def meant_temperature(  # noqa: PLR0917 - the call, and the request
     if len(said) > 1 or (said and said[0] >= low):
         return None
     step = said[0] if said else TEMPERATURE_STEP
-    return min(max(current + (step if way in ("warmer", "up") else -step), low), high)
+    return min(max(current + sign * step, low), high)

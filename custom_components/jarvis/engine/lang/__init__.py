@@ -31,6 +31,7 @@ __all__ = [
     "names_no_item",
     "says_all",
     "says_everything",
+    "step_sign",
     "verb_domains",
     "way_said",
 ]
@@ -115,6 +116,16 @@ def way_said(text: str, language: str | None, ways: tuple[str, str]) -> str | No
         or any(_said_apart(text, phrase, pack) for phrase in pack.ways[way])
     }
     return said.pop() if len(said) == 1 else None
+
+
+def step_sign(text: str, language: str | None, ways: tuple[str, str]) -> int | None:
+    """Which way a level steps: 1 where the request says the first of two
+    ways ("brighter", "warmer") or "up", -1 the second or "down"; None
+    where it says neither or both."""
+    way = way_said(text, language, ways) or way_said(text, language, ("up", "down"))
+    if way is None:
+        return None
+    return 1 if way in (ways[0], "up") else -1
 
 
 def _said_apart(text: str, phrase: str, pack: Language) -> bool:
