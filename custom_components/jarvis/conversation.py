@@ -61,6 +61,7 @@ from .tools.home import home_api, house_view, live_lookup
 from .tools.hub import CURRENT_ENTRY, DATA_TOOLS, JarvisTools
 from .tools.intent_reach import Target, target_deeds
 from .tools.referents import referred_command
+from .tools.service_features import load_service_features
 from .tools.todo_lists import list_add
 from .wake_word import async_wake_phrase
 
@@ -231,6 +232,7 @@ class JarvisConversationEntity(
             )
         except conversation.ConverseError as err:
             return err.as_conversation_result()
+        await load_service_features(self.hass)
         guard_assist_tools(
             self.hass,
             chat_log.llm_api,

@@ -61,6 +61,7 @@ from .memory import HOUSEHOLD, async_get_memory
 from .tools.assist_guard import guard_assist_tools, intent_kinds
 from .tools.builtin import innermost, intent_type_of, model_names
 from .tools.home import device_context, home_api
+from .tools.service_features import load_service_features
 
 
 class ToolNames:
@@ -358,6 +359,7 @@ class JarvisLLMEntity(Entity):
         except conversation.ConverseError:
             return  # a turn reports it to the user
         # As a turn's tools are: a guard may show the model its own schema.
+        await load_service_features(self.hass)
         guard_assist_tools(
             self.hass,
             chat_log.llm_api,

@@ -752,6 +752,30 @@ def test_a_call_that_cannot_run_is_the_tool_the_verbs_fit() -> None:
     assert fitting_tool(fan_speed, full, offered, "turn on the fan") is fan_speed
 
 
+def test_a_call_without_the_one_level_its_tool_sets_is_the_verbs_tool() -> None:
+    """Jarvis leaves the fan's speed optional, for a step to stand for it
+    ("turn the fan down"); "turn on the fan" with no speed still turns it on."""
+    fan_speed = ToolSpec(
+        "HassFanSetSpeed",
+        "Sets a fan's speed by percentage",
+        {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "domain": {"type": "array", "items": {"type": "string"}},
+                "percentage": PERCENT,
+            },
+        },
+    )
+    turn_off = replace(TURN_ON, name="HassTurnOff", description="Turns off a device")
+    offered = [fan_speed, TURN_ON, turn_off]
+    named = {"name": "Living Room Fan"}
+    assert fitting_tool(fan_speed, named, offered, "turn on the fan") is TURN_ON
+    assert fitting_tool(fan_speed, named, offered, "switch the fan off") is turn_off
+    # No verb of its own to fit: the call stays, for the step to fill.
+    assert fitting_tool(fan_speed, named, offered, "turn the fan down") is fan_speed
+
+
 _NAMING: JsonObject = {
     "type": "object",
     "properties": {

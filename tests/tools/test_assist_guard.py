@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from homeassistant.components import conversation
+from homeassistant.components.cover import CoverEntityFeature
 from homeassistant.components.homeassistant.exposed_entities import (
     async_expose_entity,
 )
@@ -329,10 +330,10 @@ async def test_confirming_in_the_same_turn_runs_nothing(
     assert outcomes == ["held", "not_confirmed"]
 
 
-async def test_set_position_on_the_garage_door_is_held(
-    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
-) -> None:
-    agent_id = (await agents(hass, scripted_llm))["Jarvis"]
+async def garage_door_to_100(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, agent_id: str
+) -> tuple[list[dict[str, Any]], str]:
+    """The model's position call for "garage door to 100": results, reply."""
     scripted_llm.script(
         Reply(
             tool_calls=[("HassSetPosition", {"name": "Garage Door", "position": 100})]
@@ -340,11 +341,39 @@ async def test_set_position_on_the_garage_door_is_held(
     )
     with logged_results(hass) as results:
         response = await converse(hass, agent_id, "garage door to 100")
+    return results, speech(response)
+
+
+async def test_set_position_on_the_garage_door_is_held(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    agent_id = (await agents(hass, scripted_llm))["Jarvis"]
+    # The demo's garage door only opens and closes: as one that takes a
+    # position says it does.
+    garage = hass.states.get(GARAGE)
+    features = garage.attributes["supported_features"] | CoverEntityFeature.SET_POSITION
+    hass.states.async_set(
+        GARAGE, garage.state, garage.attributes | {"supported_features": features}
+    )
+
+    (held,), reply = await garage_door_to_100(hass, scripted_llm, agent_id)
 
     assert hass.states.get(GARAGE).state == "closed"
-    (held,) = results
     assert held["action"] == "move Garage Door to 100%"
-    assert speech(response) == "Shall I move Garage Door to 100%?"
+    assert reply == "Shall I move Garage Door to 100%?"
+
+
+async def test_set_position_on_a_garage_door_without_one_is_refused_unasked(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """No yes is asked for what cannot run: after it, HA's handler would
+    have called set_cover_position on a door that only opens and closes."""
+    agent_id = (await agents(hass, scripted_llm))["Jarvis"]
+    results, reply = await garage_door_to_100(hass, scripted_llm, agent_id)
+
+    assert hass.states.get(GARAGE).state == "closed"
+    assert "confirmation_required" not in results[0]
+    assert reply == "Sorry, I can't move Garage Door to 100%."
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from .lang import every, way_said
-from .pointed import targets_the_home
+from .pointed import TARGET_ARGUMENTS, targets_the_home
 from .router import (
     asked_part,
     asks_an_action,
@@ -405,11 +405,12 @@ def _by_missing(
     tool: ToolSpec, args: JsonObject, others: list[ToolSpec], request: str
 ) -> ToolSpec | None:
     """The tool the request's verbs fit best, the on/off tools too, for a
-    call that lacks what its tool requires, in a request that says no
-    number to fill it with: 0.5B sent "turn on the fan" as HassFanSetSpeed
-    with no speed, which cannot run."""
-    if said_numbers(request) or all(
-        name in args for name in tool.parameters.get("required") or ()
+    call that lacks what its tool requires, or the level that is all it
+    sets, in a request that says no number to fill it with: 0.5B sent "turn
+    on the fan" as HassFanSetSpeed with no speed, which does nothing else."""
+    if said_numbers(request) or (
+        all(name in args for name in tool.parameters.get("required") or ())
+        and not _sets_only(tool, args)
     ):
         return None
     return _best(
@@ -419,6 +420,19 @@ def _by_missing(
             if _takes_as_they_are(other, args)
             and all(name in args for name in other.parameters.get("required") or ())
         ]
+    )
+
+
+def _sets_only(tool: ToolSpec, args: JsonObject) -> bool:
+    """Whether a tool sets one level, and nothing else a call could give it
+    besides what picks its devices, and the call leaves that level out (a
+    fan's speed, which a step said may stand for)."""
+    properties: Mapping[str, Any] = tool.parameters.get("properties") or {}
+    settings = [name for name in properties if name not in TARGET_ARGUMENTS]
+    return (
+        len(settings) == 1
+        and _is_percentage(properties[settings[0]])
+        and settings[0] not in args
     )
 
 

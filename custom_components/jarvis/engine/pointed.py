@@ -19,7 +19,7 @@ from .types import Message
 _PREFIX_MIN = 3
 # The arguments a call picks devices of the home by: HA's intent slots and
 # a service call's.
-_TARGET_ARGUMENTS = frozenset(
+TARGET_ARGUMENTS = frozenset(
     {"name", "area", "floor", "domain", "device_class", "entity_id"}
 )
 
@@ -73,4 +73,4 @@ def points_nowhere(messages: Sequence[Message], devices: Iterable[Device]) -> bo
 def targets_the_home(arguments: Mapping[str, object]) -> bool:
     """Whether a call picks devices of the home: a clock or a web search
     does not, and its failure is one the model must see."""
-    return not _TARGET_ARGUMENTS.isdisjoint(arguments)
+    return not TARGET_ARGUMENTS.isdisjoint(arguments)

@@ -33,16 +33,11 @@ from homeassistant.util.json import JsonObjectType
 from ..const import SENSITIVE_KINDS
 from ..engine.digest import in_own_words
 from ..engine.phrases import (
-    CANNOT,
     DID,
     DID_FIELD,
-    FINAL_REPLY,
-    TO_DO,
     Deed,
     DidPhrase,
-    FinalReply,
     actions,
-    phrase,
 )
 from ..engine.results import WRONG_STATE, WRONG_TOOL
 from ..engine.text import folded_words, mentions
@@ -56,9 +51,16 @@ from .builtin import (
     model_names,
     replace_tools,
 )
-from .deeds import describe, said_level, said_service, with_did_phrase
+from .deeds import (
+    cannot_result,
+    describe,
+    said_level,
+    said_service,
+    with_did_phrase,
+)
 from .hub import DATA_TOOLS, JarvisTools
 from .intent_reach import (
+    STEPPED_LEVELS,
     Reach,
     Target,
     intent_targets,
@@ -70,8 +72,9 @@ from .match_words import MatchInWordsTool, called_in_words
 from .matching import ENTITIES, Slots
 from .meant import Answer, vague_target
 from .outside import outside_content_tool
+from .service_features import load_service_features
 from .services import satellite_area
-from .steps import stepped
+from .steps import level_unsaid, stepped, unrequired
 from .targets import named_instead, repair_targets
 from .todo_lists import LIST_SERVICES, ListItemTool
 
@@ -175,6 +178,8 @@ class GuardedIntentTool(WrappingTool):
         self.intent_type = intent_type
         self.repair = repair
         self.serving = serving
+        if level := STEPPED_LEVELS.get(intent_type):
+            self.parameters = unrequired(tool.parameters, level)
 
     async def async_call(
         self,
@@ -246,8 +251,17 @@ class GuardedIntentTool(WrappingTool):
                 request=request,
             )
             reach = stepped(reach, slots, request, language)
+        if reach.unable and not reach.targets:
+            unable = ", ".join(sorted({t.state.name for t in reach.unable}))
+            return cannot_result(
+                target_deeds(hass, reach.unable), f"{unable} cannot do that.", language
+            )
         if reach.refused and not reach.targets:
             return self._refused(reach, language)
+        if (level := STEPPED_LEVELS.get(self.intent_type)) and any(
+            target.by_ha and level not in target.call.data for target in reach.targets
+        ):
+            return level_unsaid(level)
         if self.repair and handler is not None:
             tool_input = llm.ToolInput(
                 tool_input.tool_name,
@@ -302,15 +316,11 @@ class GuardedIntentTool(WrappingTool):
         names = ", ".join(refused)
         if reach.way_elsewhere:
             kinds = " and ".join(sorted({state.domain for state in reach.refused}))
-            cannot = actions(
-                [Deed(reach.way_elsewhere, tuple(refused))], TO_DO, language
+            return cannot_result(
+                [Deed(reach.way_elsewhere, tuple(refused))],
+                f"{names} is a {kinds} entity, which cannot {reach.way_elsewhere}.",
+                language,
             )
-            return {
-                "error": WRONG_TOOL,
-                "error_text": f"Nothing was done: {names} is a {kinds} entity, "
-                f"which cannot {reach.way_elsewhere}.",
-                FINAL_REPLY: FinalReply(phrase(CANNOT, language).format(action=cannot)),
-            }
         if reach.acts_when:
             states = ", ".join(sorted({state.state for state in reach.refused}))
             return {
@@ -541,6 +551,7 @@ async def understood(
         return True
 
     await async_handle_intents(hass, user_input, chat_log, intent_filter=look)
+    await load_service_features(hass)
     kept: list[tuple[RecognizeResult, MatchedCommand]] = []
     if not matches or not needs_llm(
         hass, kept, user_input.text, user_input.language, matches[0]

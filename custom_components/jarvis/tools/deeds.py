@@ -12,7 +12,19 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 from homeassistant.util.json import JsonObjectType
 
-from ..engine.phrases import DID, DID_FIELD, TO_DO, Deed, DidPhrase, actions
+from ..engine.phrases import (
+    CANNOT,
+    DID,
+    DID_FIELD,
+    FINAL_REPLY,
+    TO_DO,
+    Deed,
+    DidPhrase,
+    FinalReply,
+    actions,
+    phrase,
+)
+from ..engine.results import WRONG_TOOL
 from ..safety.effects import Call
 from ..safety.policy import SENSITIVE_SERVICES
 from .services import ServiceAction
@@ -184,4 +196,17 @@ def with_did_phrase(
     ]
     if calls and (acts := deeds(hass, calls, level)):
         return result | {DID_FIELD: DidPhrase(actions(acts, DID, language))}
+    return result
+
+
+def cannot_result(deeds: Sequence[Deed], why: str, language: str) -> JsonObjectType:
+    """A call refused for what its targets cannot do: why, for the model,
+    and the reply, "Sorry, I can't <the deeds>.", where Jarvis can say them."""
+    result: JsonObjectType = {
+        "error": WRONG_TOOL,
+        "error_text": f"Nothing was done: {why}",
+    }
+    if deeds and all(deed.verb in TO_DO for deed in deeds):
+        cannot = actions(deeds, TO_DO, language)
+        result[FINAL_REPLY] = FinalReply(phrase(CANNOT, language).format(action=cannot))
     return result

@@ -10,14 +10,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from homeassistant.components.cover import CoverEntityFeature
-from homeassistant.components.fan import FanEntityFeature
+from homeassistant.components.cover import ATTR_POSITION
+from homeassistant.components.fan import ATTR_PERCENTAGE, FanEntityFeature
+from homeassistant.components.fan.intent import INTENT_FAN_SET_SPEED
 from homeassistant.components.light import (
     ATTR_SUPPORTED_COLOR_MODES,
     brightness_supported,
 )
 from homeassistant.components.media_player.const import MediaPlayerEntityFeature
-from homeassistant.components.valve import ValveEntityFeature
 from homeassistant.const import ATTR_ENTITY_ID, ATTR_SUPPORTED_FEATURES
 from homeassistant.core import DOMAIN as HA_DOMAIN, Context, HomeAssistant, State
 from homeassistant.helpers import intent
@@ -33,6 +33,15 @@ from ..safety.effects import Call
 from .deeds import deeds, said_level, said_service
 from .matching import ENTITIES, Slots, intent_constraints
 from .meant import said_targets
+from .service_features import supports
+
+# The level a service intent sets that a step may stand for ("turn the fan
+# down" as HassFanSetSpeed with no speed): Jarvis's to fill (`steps`) where
+# the call gives none, as the thermostat's temperature is.
+STEPPED_LEVELS = {
+    INTENT_FAN_SET_SPEED: ATTR_PERCENTAGE,
+    intent.INTENT_SET_POSITION: ATTR_POSITION,
+}
 
 
 def service_intent_handler(
@@ -91,6 +100,9 @@ class Reach:
     # The way the request turns another kind of device, which `refused`
     # cannot be turned: "lock" of "lock all the doors" for a garage door.
     way_elsewhere: str = ""
+    # The targets whose entity lacks what their call needs (`supports`):
+    # HA's handler would call it anyway, and lose the failure.
+    unable: list[Target] = field(default_factory=list)
 
     @property
     def own(self) -> bool:
@@ -117,11 +129,37 @@ def intent_targets(
     HA's handler makes. A name several entities share is narrowed to those
     the intent can act on ("unlock Smart Lock": the lock, not its sensor), and
     then to the domain the request's verb names ("open the Garage Door
-    Opener": its cover, not its light)."""
+    Opener": its cover, not its light). Those whose entity cannot take the
+    call are `unable`."""
+    reach = _reach(
+        hass,
+        intent_type,
+        slots,
+        assistant=assistant,
+        language=language,
+        request=request,
+    )
+    unable = [t for t in reach.targets if not supports(hass, t.call, t.state)]
+    if not unable:
+        return reach
+    able = [t for t in reach.targets if t not in unable]
+    return replace(reach, targets=able, unable=unable)
+
+
+def _reach(
+    hass: HomeAssistant,
+    intent_type: str,
+    slots: Slots,
+    *,
+    assistant: str | None,
+    language: str,
+    request: str | None,
+) -> Reach:
+    """`intent_targets`, whether or not each entity can take its call."""
     if (handler := service_intent_handler(hass, intent_type)) is None:
         return Reach()
     try:
-        slots = handler.async_validate_slots(slots)
+        slots = _validated(handler, slots)
     except vol.Invalid:
         return _of_a_kind_refused(hass, handler, slots, assistant)
     constraints = intent_constraints(handler, slots, assistant)
@@ -253,11 +291,16 @@ def targets_of(
         for state in states
         if (target := _target(hass, handler, intent_obj, state)) is not None
     ]
-    return [t for t in found if t.call.domain in (t.state.domain, HA_DOMAIN)]
+    return [
+        t
+        for t in found
+        if t.call.domain in (t.state.domain, HA_DOMAIN)
+        and supports(hass, t.call, t.state)
+    ]
 
 
 def level_targets(
-    states: Iterable[State], level: float, *, percent: bool
+    hass: HomeAssistant, states: Iterable[State], level: float, *, percent: bool
 ) -> list[Target]:
     """Each entity set to a level said with no device ("set it to 50"): a
     thermostat to that temperature (unless said in percent, or outside its
@@ -288,7 +331,8 @@ def level_targets(
                 targets.append(Target(state, call, by_ha=False))
             continue
         on = Target(state, Call(state.domain, "turn_on", data))
-        if (leveled := _at_level(on, intent.INTENT_TURN_ON, round(level))) is not on:
+        leveled = _at_level(on, intent.INTENT_TURN_ON, round(level))
+        if leveled is not on and supports(hass, leveled.call, state):
             targets.append(leveled)
     return targets
 
@@ -362,6 +406,16 @@ def one_command(request: str, language: str) -> bool:
     return all(len(command_parts(request, code)) == 1 for code in {language, "en"})
 
 
+def _validated(handler: intent.DynamicServiceIntentHandler, slots: Slots) -> Slots:
+    """The slots as the handler validates them, but for its level where the
+    call leaves that out (`STEPPED_LEVELS`): its calls then set none."""
+    level = STEPPED_LEVELS.get(handler.intent_type)
+    if level is None or level in slots:
+        return handler.async_validate_slots(slots)
+    validated = handler.async_validate_slots(slots | {level: {"value": 0}})
+    return {key: slot for key, slot in validated.items() if key != level}
+
+
 def _of_a_kind_refused(
     hass: HomeAssistant,
     handler: intent.DynamicServiceIntentHandler,
@@ -424,9 +478,11 @@ def _at_level(target: Target, intent_type: str, level: int) -> Target:
     features = int(state.attributes.get(ATTR_SUPPORTED_FEATURES) or 0)
     level_call: tuple[str, str] | None = None
     match state.domain:
-        case "cover" if features & CoverEntityFeature.SET_POSITION:
+        # Whether it takes a position is `supports`'s to say: opened all
+        # the way, a door said "halfway" would be left wide open.
+        case "cover":
             level_call = ("set_cover_position", "position")
-        case "valve" if features & ValveEntityFeature.SET_POSITION:
+        case "valve":
             level_call = ("set_valve_position", "position")
         case "fan" if features & FanEntityFeature.SET_SPEED:
             level_call = ("set_percentage", "percentage")

@@ -19,7 +19,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent, llm
 from homeassistant.util.json import JsonObjectType
 
-from ..engine.results import INVALID_ARGUMENTS, NO_MATCH
+from ..engine.results import NO_MATCH
 from ..safety.holds import user_text
 from .builtin import WrappingTool, innermost, intent_type_of
 from .deeds import TEMPERATURE_SET, with_did_phrase
@@ -27,8 +27,9 @@ from .hub import JarvisTools
 from .matching import ENTITIES, KindMatching, Slots
 from .meant import MAX_CHOICES, Answer, which
 from .places import unknown_places
+from .steps import level_unsaid, unrequired
 from .targets import repair_targets
-from .thermostat import meant_temperature, temperature_unrequired
+from .thermostat import meant_temperature
 
 
 class MatchInWordsTool(WrappingTool):
@@ -45,7 +46,7 @@ class MatchInWordsTool(WrappingTool):
         self.kinds = kinds
         self.intent_type = intent_type_of(innermost(tool)) or tool.name
         if self.intent_type == INTENT_SET_TEMPERATURE:
-            self.parameters = temperature_unrequired(tool.parameters)
+            self.parameters = unrequired(tool.parameters, ATTR_TEMPERATURE)
 
     async def async_call(
         self,
@@ -90,11 +91,7 @@ class MatchInWordsTool(WrappingTool):
             if temperature is not None:
                 args = args | {ATTR_TEMPERATURE: temperature}
             elif ATTR_TEMPERATURE not in args:
-                return {
-                    "error": INVALID_ARGUMENTS,
-                    "error_text": "Nothing was done: the request says no "
-                    "temperature or step; ask which temperature to set.",
-                }
+                return level_unsaid(ATTR_TEMPERATURE)
         tool_input = llm.ToolInput(
             tool_input.tool_name, args, tool_input.id, tool_input.external
         )
@@ -168,12 +165,21 @@ def _which_of_several(
     hass: HomeAssistant, err: intent.MatchFailedError, llm_context: llm.LLMContext
 ) -> Answer | None:
     """Which device is meant, asked, where an intent that acts on one found
-    a few: "set the thermostat to 21" in a home with three."""
-    if err.result.no_match_reason != intent.MatchFailedReason.MULTIPLE_TARGETS:
-        return None
-    several = intent.async_match_targets(
-        hass, replace(err.constraints, single_target=False)
-    ).states
+    a few ("set the thermostat to 21" in a home with three), or none in the
+    area or floor said, where a few of its kind are elsewhere ("set the
+    bedroom to 22" with no thermostat there: 0.5B repeated the call)."""
+    match err.result.no_match_reason:
+        case intent.MatchFailedReason.MULTIPLE_TARGETS:
+            wanted = replace(err.constraints, single_target=False)
+        case intent.MatchFailedReason.AREA | intent.MatchFailedReason.FLOOR if (
+            err.constraints.single_target
+        ):
+            wanted = replace(
+                err.constraints, area_name=None, floor_name=None, single_target=False
+            )
+        case _:
+            return None
+    several = intent.async_match_targets(hass, wanted).states
     if not 1 < len(several) <= MAX_CHOICES:
         return None
     return which(several, llm_context.language or hass.config.language)

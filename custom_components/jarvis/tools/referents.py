@@ -80,7 +80,7 @@ def _targets(
     assistant: str,
 ) -> list[Target]:
     if referring.level is not None:
-        return level_targets(states, referring.level, percent=referring.percent)
+        return level_targets(hass, states, referring.level, percent=referring.percent)
     return targets_of(
         hass,
         _INTENTS[referring.action],

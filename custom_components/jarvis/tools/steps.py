@@ -25,13 +25,16 @@ from homeassistant.components.light import (
 )
 from homeassistant.const import ATTR_ENTITY_ID, ATTR_SUPPORTED_FEATURES
 from homeassistant.core import State
+from homeassistant.util.json import JsonObjectType
 from homeassistant.util.percentage import (
     percentage_to_ranged_value,
     ranged_value_to_percentage,
 )
+import voluptuous as vol
 
 from ..engine.arguments import numbers_said
 from ..engine.lang import language_pack, step_sign
+from ..engine.results import INVALID_ARGUMENTS
 from ..engine.text import mentions
 from ..safety.effects import Call
 from .intent_reach import Reach, Target, one_command
@@ -41,6 +44,25 @@ from .matching import Slots
 # brightness, and "a bit" a cover's position, in percent.
 LIGHT_STEP = 25
 COVER_STEP = 25
+
+
+def unrequired(parameters: vol.Schema, key: str) -> vol.Schema:
+    """An intent's schema with one of its required slots left optional."""
+    return vol.Schema(
+        {
+            vol.Optional(str(name)) if str(name) == key else name: value
+            for name, value in parameters.schema.items()
+        }
+    )
+
+
+def level_unsaid(key: str) -> JsonObjectType:
+    """A call refused for a level that neither it nor the request says."""
+    return {
+        "error": INVALID_ARGUMENTS,
+        "error_text": f"Nothing was done: the request says no {key} or step; "
+        f"ask which {key} to set.",
+    }
 
 
 def stepped(reach: Reach, slots: Slots, request: str | None, language: str) -> Reach:

@@ -10,7 +10,6 @@ from typing import Any
 from homeassistant.components.climate.const import ATTR_MAX_TEMP, ATTR_MIN_TEMP
 from homeassistant.const import ATTR_TEMPERATURE
 from homeassistant.core import HomeAssistant
-import voluptuous as vol
 
 from ..engine.arguments import numbers_said
 from ..engine.lang import step_sign
@@ -19,17 +18,6 @@ from .meant import MAX_CHOICES, Answer, which
 
 # A degree: the step of "make it warmer", which says no number.
 TEMPERATURE_STEP = 1.0
-
-
-def temperature_unrequired(parameters: vol.Schema) -> vol.Schema:
-    """The thermostat intent's schema with the temperature left to Jarvis
-    where the call gives none (`meant_temperature`): a step says none."""
-    return vol.Schema(
-        {
-            vol.Optional(str(key)) if str(key) == ATTR_TEMPERATURE else key: value
-            for key, value in parameters.schema.items()
-        }
-    )
 
 
 def meant_temperature(  # noqa: PLR0917 - the call, and the request

@@ -1,0 +1,164 @@
+"""Levels a call leaves out or guesses, and levels a device cannot take:
+the fan's speed, a cover's position, a thermostat in an area without one."""
+
+from __future__ import annotations
+
+from homeassistant.const import EVENT_CALL_SERVICE
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import area_registry as ar
+import pytest
+from pytest_homeassistant_custom_component.common import async_capture_events
+
+from tests.scripted_llm import Reply, ScriptedLLMServer
+from tests.tools.conftest import GARAGE
+from tests.tools.test_injection import converse, logged_results, speech
+from tests.tools.test_targets import office_home
+
+pytestmark = pytest.mark.usefixtures("ha_core")
+
+FAN = "fan.living_room_fan"
+WINDOW = "cover.kitchen_window"
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        # 0.5B's: a speed nobody said, which is no step down.
+        {"name": "Living Room Fan", "percentage": 40},
+        # And with none: the engine had refused it twice as invalid.
+        {"name": "Living Room Fan"},
+    ],
+)
+async def test_a_fan_turned_down_by_its_speed_tool_steps_down(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, arguments: dict[str, object]
+) -> None:
+    """The fan is at 66%, the second of its three speeds."""
+    agent_id = await office_home(hass, scripted_llm)
+    await hass.services.async_call(
+        "fan", "set_percentage", {"entity_id": FAN, "percentage": 66}, blocking=True
+    )
+    scripted_llm.script(
+        Reply(tool_calls=[("HassFanSetSpeed", arguments)]),
+        Reply(content="Done."),
+    )
+
+    response = await converse(hass, agent_id, "turn the living room fan down")
+
+    assert hass.states.get(FAN).attributes["percentage"] == 33
+    assert speech(response) == "Done, I set Living Room Fan to 33%."
+
+
+async def test_a_cover_opened_a_bit_by_its_position_tool_steps(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """HassSetPosition with no position, for a small step: the Living Room
+    Window is at 70."""
+    agent_id = await office_home(hass, scripted_llm)
+    scripted_llm.script(
+        Reply(tool_calls=[("HassSetPosition", {"name": "Living Room Window"})]),
+        Reply(content="Done."),
+    )
+
+    calls = async_capture_events(hass, EVENT_CALL_SERVICE)
+
+    response = await converse(hass, agent_id, "open the living room window a bit")
+
+    made = [
+        event.data["service_data"] for event in calls if event.data["domain"] == "cover"
+    ]
+    assert made == [{"entity_id": "cover.living_room_window", "position": 95}]
+    assert speech(response) == "Done, I moved Living Room Window to 95%."
+
+
+async def test_a_level_neither_the_call_nor_the_request_says_is_asked_for(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """The fan's speed tool with no speed, for a request with no step or
+    number: nothing runs, and the model is told to ask."""
+    agent_id = await office_home(hass, scripted_llm)
+    await hass.services.async_call(
+        "fan", "set_percentage", {"entity_id": FAN, "percentage": 66}, blocking=True
+    )
+    scripted_llm.script(
+        Reply(tool_calls=[("HassFanSetSpeed", {"name": "Living Room Fan"})]),
+        Reply(content="Which speed would you like?"),
+    )
+
+    with logged_results(hass) as results:
+        response = await converse(hass, agent_id, "change the living room fan speed")
+
+    assert results[0]["error"] == "invalid_arguments"
+    assert "ask which percentage" in results[0]["error_text"]
+    assert hass.states.get(FAN).attributes["percentage"] == 66
+    assert speech(response) == "Which speed would you like?"
+
+
+@pytest.mark.parametrize(
+    ("request_text", "call", "said"),
+    [
+        # Live, with 0.5B: "Done, I moved Kitchen Window to 50%." while HA's
+        # handler lost the service's failure in the background.
+        (
+            "open the kitchen window halfway",
+            ("HassSetPosition", {"name": "Kitchen Window", "position": 50}),
+            "Sorry, I can't move Kitchen Window to 50%.",
+        ),
+        (
+            "set the kitchen window to 30 percent",
+            ("HassSetPosition", {"name": "Kitchen Window", "position": 30}),
+            "Sorry, I can't move Kitchen Window to 30%.",
+        ),
+        # Live, 0.5B's close call had become "Shall I open Garage Door?":
+        # wide open, for "halfway".
+        (
+            "open the garage door halfway",
+            ("HassTurnOff", {"name": "Garage Door"}),
+            "Sorry, I can't move Garage Door to 50%.",
+        ),
+    ],
+)
+async def test_a_level_a_device_cannot_take_is_said_it_cannot(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    request_text: str,
+    call: tuple[str, dict[str, object]],
+    said: str,
+) -> None:
+    """The Kitchen Window and the Garage Door open and close, and take no
+    position."""
+    agent_id = await office_home(hass, scripted_llm)
+    before = {w: hass.states.get(w).state for w in (WINDOW, GARAGE)}
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+    calls = async_capture_events(hass, EVENT_CALL_SERVICE)
+
+    response = await converse(hass, agent_id, request_text)
+
+    assert speech(response) == said
+    assert [event.data for event in calls if event.data["domain"] == "cover"] == []
+    assert {w: hass.states.get(w).state for w in (WINDOW, GARAGE)} == before
+
+
+async def test_a_temperature_for_an_area_without_a_thermostat_asks_which(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """Live, 0.5B repeated HA's failed match for "set the bedroom to twenty
+    two degrees", and the turn ended "Sorry, I couldn't work that out."."""
+    agent_id = await office_home(hass, scripted_llm)
+    ar.async_get(hass).async_create("Bedroom")
+    scripted_llm.script(
+        Reply(
+            tool_calls=[
+                ("HassClimateSetTemperature", {"area": "Bedroom", "temperature": 22})
+            ]
+        ),
+        Reply(content="Done."),
+    )
+
+    response = await converse(hass, agent_id, "set the bedroom to twenty two degrees")
+
+    # Ecobee keeps a range, with no one temperature to set.
+    assert speech(response) == "Which one do you mean: HeatPump or Hvac?"
+
+    await converse(hass, agent_id, "the hvac", response["conversation_id"])
+
+    assert hass.states.get("climate.hvac").attributes["temperature"] == 22
