@@ -169,6 +169,19 @@ SCENARIOS: tuple[Scenario, ...] = (
             {HALL: {"state": "on", "brightness": 127.5}},
         ),
     ),
+    # Session 21: a level a device cannot take is no "Done" (the Kitchen
+    # Blinds only open and close), and a fan's speed stepped with no number
+    # (the Office Fan is at 67%, the top of its three speeds).
+    one(
+        "device_kitchen_blinds_halfway",
+        "device",
+        Turn("open the kitchen blinds halfway", reply=(CANNOT,)),
+    ),
+    one(
+        "device_office_fan_down",
+        "device",
+        Turn("turn the office fan down", {OFFICE_FAN: {"percentage": 33}}),
+    ),
     one(
         "device_office_all_off",
         "device",

@@ -48,6 +48,25 @@ async def test_a_fan_turned_down_by_its_speed_tool_steps_down(
     assert speech(response) == "Done, I set Living Room Fan to 33%."
 
 
+async def test_a_fan_at_the_speed_it_was_turned_on_at_steps_a_whole_speed_down(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """A fan turned on with no speed is at 67%: down is the first of its
+    three speeds, not 66% (where HA's decrease_speed would put it)."""
+    agent_id = await office_home(hass, scripted_llm)
+    await hass.services.async_call(
+        "fan", "set_percentage", {"entity_id": FAN, "percentage": 67}, blocking=True
+    )
+    scripted_llm.script(
+        Reply(tool_calls=[("HassFanSetSpeed", {"name": "Living Room Fan"})]),
+        Reply(content="Done."),
+    )
+
+    await converse(hass, agent_id, "turn the living room fan down")
+
+    assert hass.states.get(FAN).attributes["percentage"] == 33
+
+
 async def test_a_cover_opened_a_bit_by_its_position_tool_steps(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

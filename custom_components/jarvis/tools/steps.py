@@ -162,14 +162,15 @@ def stepped_fans(reach: Reach, request: str, language: str) -> Reach | None:
         return None
 
     def speed(fan: State) -> int:
-        """The next speed the way said, as HA's fan.increase_speed and
-        decrease_speed find it."""
+        """The next speed the way said from the one nearest the fan's
+        percentage: HA's decrease_speed takes 67% for the top of three
+        speeds, and moves it to 66%."""
         speeds = (
             1,
             round(100 / float(fan.attributes.get(ATTR_PERCENTAGE_STEP) or 100)),
         )
         now = float(fan.attributes.get(ATTR_PERCENTAGE) or 0)
-        index = math.ceil(percentage_to_ranged_value(speeds, now))
+        index = math.floor(percentage_to_ranged_value(speeds, now) + 0.5)
         moved = ranged_value_to_percentage(speeds, index + sign)
         return min(max(moved, 0), 100)
 
