@@ -113,8 +113,7 @@ class JarvisConversationEntity(
             LOGGER,
             cooldown=WARM_UP_COOLDOWN,
             immediate=False,
-            function=self._async_warm_up,
-            background=True,
+            function=self._schedule_warm_up,
         )
         self.async_on_remove(debouncer.async_shutdown)
 
@@ -133,13 +132,19 @@ class JarvisConversationEntity(
         )
         self.async_on_remove(async_at_started(self.hass, self._async_started))
 
-    async def _async_started(self, _hass: HomeAssistant) -> None:
-        self.hass.async_create_background_task(
-            self._async_warm_up(), f"{self.entity_id} warm-up"
-        )
+    @callback
+    def _async_started(self, _hass: HomeAssistant) -> None:
+        self._schedule_warm_up()
 
-    async def _async_warm_up(self) -> None:
-        await self.async_warm_up(self._prompt(None))
+    @callback
+    def _schedule_warm_up(self) -> None:
+        """Warm up in a task of the entry's, which its unloading cancels: a
+        warm-up that outlived a reload read the unloaded entry's data."""
+        self.entry.async_create_background_task(
+            self.hass,
+            self.async_warm_up(self._prompt(None)),
+            f"{self.entity_id} warm-up",
+        )
 
     def _prompt(self, wake_phrase: str | None) -> str | None:
         """The agent's instructions, answering to the name it was woken with."""
@@ -259,9 +264,7 @@ class JarvisConversationEntity(
             # The server now caches a prompt without tools; the next command's
             # would read its tool lines again (441 tokens, 6 s on 2 cores).
             self._warmed = None
-            self.hass.async_create_background_task(
-                self._async_warm_up(), f"{self.entity_id} warm-up"
-            )
+            self._schedule_warm_up()
         return conversation.async_get_result_from_chat_log(user_input, chat_log)
 
     @callback
