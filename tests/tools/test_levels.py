@@ -181,3 +181,39 @@ async def test_a_temperature_for_an_area_without_a_thermostat_asks_which(
     await converse(hass, agent_id, "the hvac", response["conversation_id"])
 
     assert hass.states.get("climate.hvac").attributes["temperature"] == 22
+
+
+@pytest.mark.parametrize(
+    ("request_text", "call", "entity_id"),
+    [
+        # HA's light call, with the made-up brightness dropped, turns it on.
+        (
+            "dim the bed light",
+            ("HassLightSet", {"name": "Bed Light"}),
+            "light.bed_light",
+        ),
+        (
+            "turn the ceiling fan down",
+            ("HassFanSetSpeed", {"name": "Ceiling Fan"}),
+            "fan.ceiling_fan",
+        ),
+    ],
+)
+async def test_what_is_off_is_not_turned_down(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    request_text: str,
+    call: tuple[str, dict[str, object]],
+    entity_id: str,
+) -> None:
+    agent_id = await office_home(hass, scripted_llm)
+    await hass.services.async_call(
+        entity_id.partition(".")[0], "turn_off", {"entity_id": entity_id}, blocking=True
+    )
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="It is off."))
+
+    with logged_results(hass) as results:
+        await converse(hass, agent_id, request_text)
+
+    assert results[0]["error"] == "wrong_state"
+    assert hass.states.get(entity_id).state == "off"

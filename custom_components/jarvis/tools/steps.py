@@ -90,8 +90,8 @@ def stepped_lights(
 ) -> Reach | None:
     """Each light's brightness stepped the way said ("dim the living room
     lights a bit", "make the kitchen brighter", "turn the lights down"),
-    where the call sets no brightness. A dimmed light must be on; None
-    where none is, or the reach is not all lights."""
+    where the call sets no brightness. A dimmed light must be on: refused
+    where none is. None where the reach is not all lights."""
     lights = [
         target.state
         for target in reach.targets
@@ -106,7 +106,7 @@ def stepped_lights(
         return None
     step = sign * LIGHT_STEP
     if step < 0 and not (lights := [state for state in lights if state.state == "on"]):
-        return None
+        return _all_off(reach)
     return _made(
         reach,
         [
@@ -152,14 +152,14 @@ def stepped_covers(reach: Reach, request: str, language: str) -> Reach | None:
 def stepped_fans(reach: Reach, request: str, language: str) -> Reach | None:
     """Each fan's speed moved one of its own steps the way said ("turn the
     fan down", "mach den Ventilator runter"): the off call 0.5B makes for it
-    would stop the fan. A fan turned down must be on; None where none is, or
-    the reach is not all fans that take a speed."""
+    would stop the fan. A fan turned down must be on: refused where none
+    is. None where the reach is not all fans that take a speed."""
     fans = [target.state for target in reach.targets if _speeds(target.state)]
     sign = step_sign(request, language, ("up", "down"))
     if len(fans) != len(reach.targets) or sign is None:
         return None
     if sign < 0 and not (fans := [fan for fan in fans if fan.state == "on"]):
-        return None
+        return _all_off(reach)
 
     def speed(fan: State) -> int:
         """The next speed the way said from the one nearest the fan's
@@ -181,6 +181,12 @@ def stepped_fans(reach: Reach, request: str, language: str) -> Reach | None:
             for fan in fans
         ],
     )
+
+
+def _all_off(reach: Reach) -> Reach:
+    """The reach refused for being off: dimmed or turned down, HA's light or
+    fan call would have turned it on."""
+    return Reach(refused=[target.state for target in reach.targets], acts_when=("on",))
 
 
 def _speeds(state: State) -> bool:
