@@ -176,6 +176,29 @@ def test_repair_fixes_small_model_slips_and_drops_bad_optionals() -> None:
 
 
 @pytest.mark.parametrize(
+    ("args", "repaired"),
+    [
+        # What 0.5B sent for "turn the ceiling lights warmer" and "make the
+        # kitchen lights warmer": no target, so HA's handler refused.
+        ({"entity_id": "Ceiling Lights"}, {"name": "Ceiling Lights"}),
+        ({"light": "kitchen", "brightness": 40}, {"name": "kitchen", "brightness": 40}),
+        # Named by the tool's own arguments, or astray in two, or by a number:
+        # as it was.
+        (
+            {"area": "Kitchen", "light": "ceiling"},
+            {"area": "Kitchen", "light": "ceiling"},
+        ),
+        ({"light": "kitchen", "lamp": "desk"}, {"light": "kitchen", "lamp": "desk"}),
+        ({"level": "40%"}, {"level": "40%"}),
+    ],
+)
+def test_a_target_named_under_a_made_up_argument_is_the_name(
+    args: dict[str, object], repaired: dict[str, object]
+) -> None:
+    assert repair_arguments(SPEC, args) == repaired
+
+
+@pytest.mark.parametrize(
     ("given", "repaired"),
     [
         # The tool section's "one of tv/speaker" copied whole: those choices.

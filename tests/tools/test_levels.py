@@ -217,3 +217,93 @@ async def test_what_is_off_is_not_turned_down(
 
     assert results[0]["error"] == "wrong_state"
     assert hass.states.get(entity_id).state == "off"
+
+
+@pytest.mark.parametrize(
+    ("request_text", "language", "step", "said"),
+    [
+        ("make the ceiling lights warmer", "en", -500, "Done, I set Ceiling Lights to"),
+        (
+            "mach die Ceiling Lights kühler",
+            "de",
+            500,
+            "Erledigt, ich habe Ceiling Lights auf",
+        ),
+    ],
+)
+async def test_a_light_made_warmer_or_cooler_steps_its_colour_temperature(  # noqa: PLR0917 - a case per way of saying it
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    request_text: str,
+    language: str,
+    step: int,
+    said: str,
+) -> None:
+    """HA has no relative colour temperature: the Ceiling Lights are at a
+    white of their colour temperature."""
+    agent_id = await office_home(hass, scripted_llm)
+    lights = "light.ceiling_lights"
+    before = hass.states.get(lights).attributes["color_temp_kelvin"]
+    scripted_llm.script(
+        Reply(tool_calls=[("HassLightSet", {"name": "Ceiling Lights"})]),
+        Reply(content="Done."),
+    )
+
+    response = await converse(hass, agent_id, request_text, language=language)
+
+    after = hass.states.get(lights).attributes["color_temp_kelvin"]
+    assert after == before + step
+    assert speech(response).startswith(said)
+    assert f"{after} K" in speech(response)
+
+
+async def test_a_light_in_a_colour_made_warmer_turns_a_warm_white(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """The Kitchen Lights are in a colour, with no colour temperature."""
+    agent_id = await office_home(hass, scripted_llm)
+    lights = "light.kitchen_lights"
+    await hass.services.async_call(
+        "light", "turn_on", {"entity_id": lights, "hs_color": [345, 75]}, blocking=True
+    )
+    assert hass.states.get(lights).attributes["color_temp_kelvin"] is None
+    scripted_llm.script(
+        Reply(tool_calls=[("HassLightSet", {"name": "Kitchen Lights"})]),
+        Reply(content="Done."),
+    )
+
+    response = await converse(hass, agent_id, "make the kitchen lights warmer")
+
+    assert hass.states.get(lights).attributes["color_temp_kelvin"] == 2700
+    assert speech(response) == "Done, I set Kitchen Lights to 2700 K."
+
+
+async def test_a_thermostat_call_for_a_light_made_warmer_is_the_wrong_tool(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """Live, 0.5B sent "make the kitchen lights warmer" to the thermostat's
+    intent (the router offers it for "warmer"), and Jarvis asked "Which one
+    do you mean: HeatPump or Hvac?"."""
+    agent_id = await office_home(hass, scripted_llm)
+    before = {
+        state.entity_id: state.attributes.get("temperature")
+        for state in hass.states.async_all("climate")
+    }
+    scripted_llm.script(
+        Reply(
+            tool_calls=[
+                ("HassClimateSetTemperature", {"area": "Kitchen", "temperature": 25})
+            ]
+        ),
+        Reply(content="Sorry."),
+    )
+
+    with logged_results(hass) as results:
+        await converse(hass, agent_id, "make the kitchen lights warmer")
+
+    assert results[0]["error"] == "wrong_tool"
+    assert "HassLightSet" in results[0]["error_text"]
+    assert {
+        state.entity_id: state.attributes.get("temperature")
+        for state in hass.states.async_all("climate")
+    } == before

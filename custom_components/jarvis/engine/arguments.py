@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from .lang import every, way_said
-from .pointed import TARGET_ARGUMENTS, targets_the_home
+from .pointed import TARGET_ARGUMENTS, kinds_named, targets_the_home
 from .router import (
     asked_part,
     asks_an_action,
@@ -202,7 +202,8 @@ def fitting_tool(
     one from the whole catalogue (`_by_kind_step`). Numbers said in words
     count as said."""
     request = in_digits(request, language)
-    offered = list(offered)
+    offered = _of_the_kinds_named(tool, list(offered), request)
+    catalogue = _of_the_kinds_named(tool, list(catalogue), request)
     if stepped := _by_kind_step(tool, args, catalogue, request, language):
         return stepped
     others = [other for other in offered if other.name != tool.name]
@@ -217,6 +218,19 @@ def fitting_tool(
     # was a guess: "turn up the volume" is a step up.
     others = [other for other in offered if other.name != fitted.name]
     return _by_step(fitted, args, others, request, language) or fitted
+
+
+def _of_the_kinds_named(
+    tool: ToolSpec, tools: list[ToolSpec], request: str
+) -> list[ToolSpec]:
+    """The tools a call may move to: where the request names a kind of
+    device the called tool acts on ("lights"), none that acts on other kinds
+    only. "make the ceiling lights warmer" as HassLightSet had moved to the
+    thermostat's tool, whose word "warmer" is."""
+    named = kinds_named(request)
+    if not named & tool.kinds:
+        return tools
+    return [other for other in tools if not other.kinds or named & other.kinds]
 
 
 def _step_arguments(tool: ToolSpec) -> list[str]:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from .grounding import Device
-from .lang import every
+from .lang import LANGUAGES, every
 from .router import asks_an_action, is_question
-from .text import folded_words, telling_words
+from .text import all_said, folded_words, telling_words
 from .types import Message
 
 # Shorter name words ("tv", "ac") are whole-word matches only.
@@ -45,6 +45,21 @@ def points_to(device: Device, words: set[str]) -> bool:
         for word in words
         for name_word in told
     )
+
+
+def kinds_named(text: str) -> set[str]:
+    """The domains whose kind words of any language the text says
+    ("thermostat", "Lampe"); not their names, which are verbs too ("switch
+    the living room to 22")."""
+    said = folded_words(text)
+    return {
+        domain
+        for pack in LANGUAGES
+        for domain, kinds in pack.kind_words.items()
+        if any(
+            (parts := folded_words(kind)) and all_said(parts, said) for kind in kinds
+        )
+    }
 
 
 def asks_of_the_home(said: str, devices: Iterable[Device]) -> bool:

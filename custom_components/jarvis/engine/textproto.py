@@ -25,6 +25,9 @@ _ARG_KEYS = ("arguments", "parameters", "args", "tool_args", "input", "params")
 _EMPTY_CALLS_RE = re.compile(r"""["']?tool_calls["']?\s*[:=]\s*\[\s*\]""")
 # An argument's name in a call, and the opening of its value if a list.
 _KEY_RE = re.compile(r'([{,])\s*"([A-Za-z_]\w*)"\s*:\s*\[?')
+_NUMBER_RE = re.compile(r"[-+]?\d+(?:[.,]\d+)?\s*%?")
+# The arguments HA's intents name their targets by.
+_NAMING_ARGUMENTS = ("name", "area", "floor")
 # A loop: a unit of at most MAX_LOOP_UNIT characters over MIN_LOOP_CHARS
 # (shorter repeats may be meant: "ha ha ha ha ha ha").
 MAX_LOOP_UNIT = 64
@@ -378,7 +381,28 @@ def repair_arguments(tool: ToolSpec, args: JsonObject) -> JsonObject:
         fixed = _coerce(value, schema)
         if name in required or _check_value(name, fixed, schema) is None:
             repaired[name] = fixed
-    return repaired
+    return _named_astray(properties, repaired)
+
+
+def _named_astray(properties: Mapping[str, Any], args: JsonObject) -> JsonObject:
+    """A call that names nothing by the tool's naming arguments, with one
+    word-valued argument the tool does not take: that is its name (0.5B
+    wrote "entity_id": "Ceiling Lights" and "light": "kitchen" to
+    HassLightSet, which then had no target)."""
+    if "name" not in properties or any(key in args for key in _NAMING_ARGUMENTS):
+        return args
+    astray = [
+        key
+        for key, value in args.items()
+        if key not in properties
+        and isinstance(value, str)
+        and value.strip()
+        and not _NUMBER_RE.fullmatch(value.strip())
+    ]
+    if len(astray) != 1:
+        return args
+    (key,) = astray
+    return {k: v for k, v in args.items() if k != key} | {"name": args[key]}
 
 
 def _choices_copied(value: Any, schema: Mapping[str, Any]) -> list[str]:

@@ -478,7 +478,7 @@ def guard_assist_tools(
             )
         if not repair:
             return None
-        return MatchInWordsTool(hub, tool, kinds.get(intent_type, frozenset()))
+        return MatchInWordsTool(hub, tool, kinds.get(intent_type, frozenset()), serving)
 
     replace_tools(llm_api, guard)
     replace_tools(llm_api, lambda tool: FailSafeTool(hub, tool))

@@ -6,7 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from homeassistant.components.light import ATTR_BRIGHTNESS_STEP_PCT
+from homeassistant.components.light import (
+    ATTR_BRIGHTNESS_STEP_PCT,
+    ATTR_COLOR_TEMP_KELVIN,
+)
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
@@ -98,6 +101,8 @@ def said_service(call: Call) -> str:
     settings = set(call.data) - {ATTR_ENTITY_ID}
     if settings == {ATTR_BRIGHTNESS_STEP_PCT}:
         return "brighten" if call.data[ATTR_BRIGHTNESS_STEP_PCT] > 0 else "dim"
+    if settings == {ATTR_COLOR_TEMP_KELVIN}:
+        return TEMPERATURE_SET  # a light's colour temperature, in kelvin
     if len(settings) == 1 and (verb := _LEVELS.get(settings.pop())):
         return verb
     if call.service in ("turn_on", "turn_off") and set(call.data) - {ATTR_ENTITY_ID}:
@@ -106,8 +111,11 @@ def said_service(call: Call) -> str:
 
 
 def said_level(calls: Iterable[Call]) -> str | None:
-    """The level in percent that the calls set, as said ("70"), if one."""
+    """The level in percent that the calls set, as said ("70"), or a light's
+    colour temperature with its unit ("2700 K"), if one."""
     for call in calls:
+        if isinstance(kelvin := call.data.get(ATTR_COLOR_TEMP_KELVIN), int | float):
+            return f"{kelvin:g} K"
         for key in ("position", *_LEVELS):
             value = call.data.get(key)
             if isinstance(value, str) and value.strip().isdigit():

@@ -3,6 +3,7 @@ own text is the repr of the match, after which 0.5B repeated the call."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from homeassistant.components.climate.const import (
@@ -19,7 +20,8 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent, llm
 from homeassistant.util.json import JsonObjectType
 
-from ..engine.results import NO_MATCH
+from ..engine.pointed import kinds_named
+from ..engine.results import NO_MATCH, WRONG_TOOL
 from ..safety.holds import user_text
 from .builtin import WrappingTool, innermost, intent_type_of
 from .deeds import TEMPERATURE_SET, with_did_phrase
@@ -40,10 +42,18 @@ class MatchInWordsTool(WrappingTool):
     text, the repr of the match, left 0.5B repeating the call. The
     thermostat's temperature is the user's (`meant_temperature`)."""
 
-    def __init__(self, hub: JarvisTools, tool: llm.Tool, kinds: frozenset[str]) -> None:
-        """Wrap the intent tool, whose intent acts on these domains."""
+    def __init__(
+        self,
+        hub: JarvisTools,
+        tool: llm.Tool,
+        kinds: frozenset[str],
+        serving: Mapping[str, Sequence[str]],
+    ) -> None:
+        """Wrap the intent tool, whose intent acts on these domains;
+        `serving` names the offered tools that act on each domain."""
         super().__init__(hub, tool)
         self.kinds = kinds
+        self.serving = serving
         self.intent_type = intent_type_of(innermost(tool)) or tool.name
         if self.intent_type == INTENT_SET_TEMPERATURE:
             self.parameters = unrequired(tool.parameters, ATTR_TEMPERATURE)
@@ -62,6 +72,8 @@ class MatchInWordsTool(WrappingTool):
             intent_type, set(self.kinds), _FEATURES_INSIDE.get(intent_type)
         )
         args = tool_input.tool_args
+        if elsewhere := self._named_elsewhere(user_text()):
+            return elsewhere
         slots = {key: {"value": value} for key, value in args.items()}
         if self.kinds and isinstance(args.get("name"), str):
             repaired = repair_targets(
@@ -107,6 +119,22 @@ class MatchInWordsTool(WrappingTool):
         if (service := _STEPPED.get((intent_type, step))) is None:
             return result
         return with_did_phrase(hass, result, language, {}, service=service)
+
+    def _named_elsewhere(self, request: str | None) -> JsonObjectType | None:
+        """Nothing done, where the request names only kinds of device the
+        intent does not act on: 0.5B sent "make the kitchen lights warmer"
+        to the thermostat's intent, and was asked which thermostat."""
+        named = kinds_named(request or "")
+        if not self.kinds or not named or named & self.kinds:
+            return None
+        kinds = " and ".join(sorted(named))
+        tools = [tool for kind in sorted(named) for tool in self.serving.get(kind, ())]
+        instead = f" Use {' or '.join(dict.fromkeys(tools))} for it." if tools else ""
+        return {
+            "error": WRONG_TOOL,
+            "error_text": f"Nothing was done: the request is about {kinds}, "
+            f"which {self.name} does not act on.{instead}",
+        }
 
 
 def _one_of(hass: HomeAssistant, slots: Slots, language: str) -> Slots | Answer:

@@ -20,8 +20,12 @@ from homeassistant.components.fan import (
 )
 from homeassistant.components.light import (
     ATTR_BRIGHTNESS_STEP_PCT,
+    ATTR_COLOR_TEMP_KELVIN,
+    ATTR_MAX_COLOR_TEMP_KELVIN,
+    ATTR_MIN_COLOR_TEMP_KELVIN,
     ATTR_SUPPORTED_COLOR_MODES,
     brightness_supported,
+    color_temp_supported,
 )
 from homeassistant.const import ATTR_ENTITY_ID, ATTR_SUPPORTED_FEATURES
 from homeassistant.core import State
@@ -33,7 +37,7 @@ from homeassistant.util.percentage import (
 import voluptuous as vol
 
 from ..engine.arguments import numbers_said
-from ..engine.lang import language_pack, step_sign
+from ..engine.lang import language_pack, step_sign, way_said
 from ..engine.results import INVALID_ARGUMENTS
 from ..engine.text import mentions
 from ..safety.effects import Call
@@ -44,6 +48,12 @@ from .matching import Slots
 # brightness, and "a bit" a cover's position, in percent.
 LIGHT_STEP = 25
 COVER_STEP = 25
+# How far "warmer" or "cooler", said of a light, moves its colour
+# temperature, in kelvin: a warmer light is a lower one.
+KELVIN_STEP = 500
+# The whites a light in a colour turns to, warmer or cooler, in kelvin.
+WARM_WHITE = 2700
+COOL_WHITE = 5000
 
 
 def unrequired(parameters: vol.Schema, key: str) -> vol.Schema:
@@ -79,6 +89,7 @@ def stepped(reach: Reach, slots: Slots, request: str | None, language: str) -> R
         return reach
     return (
         stepped_lights(reach, slots, request, language)
+        or warmed_lights(reach, slots, request, language)
         or stepped_covers(reach, request, language)
         or stepped_fans(reach, request, language)
         or reach
@@ -111,6 +122,44 @@ def stepped_lights(
         reach,
         [
             (state, Call("light", "turn_on", {ATTR_BRIGHTNESS_STEP_PCT: step}))
+            for state in lights
+        ],
+    )
+
+
+def warmed_lights(
+    reach: Reach, slots: Slots, request: str, language: str
+) -> Reach | None:
+    """Each light's colour temperature stepped the way said ("make the
+    kitchen lights warmer"), where the call sets no temperature: HA has no
+    intent for it; a light in a colour turns a warm or a cool white. The
+    lights must be on; None where the reach is not all lights that take a
+    colour temperature."""
+    lights = [state for target in reach.targets if _takes_kelvin(state := target.state)]
+    if len(lights) != len(reach.targets) or "temperature" in slots:
+        return None
+    # Not up or down, which step the brightness (`stepped_lights`).
+    if (way := way_said(request, language, ("cooler", "warmer"))) is None:
+        return None
+    sign = 1 if way == "cooler" else -1
+    if not (lights := [state for state in lights if state.state == "on"]):
+        return _all_off(reach)
+
+    def kelvin(state: State) -> int:
+        attributes = state.attributes
+        now = attributes.get(ATTR_COLOR_TEMP_KELVIN)
+        if isinstance(now, int | float):
+            moved = now + sign * KELVIN_STEP
+        else:  # in a colour: a warm or a cool white
+            moved = COOL_WHITE if sign > 0 else WARM_WHITE
+        low = attributes.get(ATTR_MIN_COLOR_TEMP_KELVIN) or moved
+        high = attributes.get(ATTR_MAX_COLOR_TEMP_KELVIN) or moved
+        return int(min(max(moved, low), high))
+
+    return _made(
+        reach,
+        [
+            (state, Call("light", "turn_on", {ATTR_COLOR_TEMP_KELVIN: kelvin(state)}))
             for state in lights
         ],
     )
@@ -187,6 +236,13 @@ def _all_off(reach: Reach) -> Reach:
     """The reach refused for being off: dimmed or turned down, HA's light or
     fan call would have turned it on."""
     return Reach(refused=[target.state for target in reach.targets], acts_when=("on",))
+
+
+def _takes_kelvin(state: State) -> bool:
+    """Whether a light takes a colour temperature."""
+    return state.domain == "light" and color_temp_supported(
+        state.attributes.get(ATTR_SUPPORTED_COLOR_MODES)
+    )
 
 
 def _speeds(state: State) -> bool:

@@ -155,6 +155,7 @@ LANGUAGE = Language(
         "media_player": words("musik, lautsprecher, fernseher"),
         "climate": words("thermostat, heizung, klimaanlage"),
         "fan": words("ventilator, lüfter"),
+        "light": words("licht, lichter, lampe, lampen"),
         "valve": words("ventil"),
     },
     state_links=words(

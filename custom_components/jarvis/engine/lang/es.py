@@ -147,6 +147,7 @@ LANGUAGE = Language(
         "media_player": words("música, altavoz, televisión, tele"),
         "climate": words("termostato, calefacción, aire acondicionado"),
         "fan": words("ventilador"),
+        "light": words("luz, luces, lámpara, lámparas"),
         "valve": words("válvula"),
     },
     state_links=words(

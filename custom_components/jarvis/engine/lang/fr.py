@@ -143,6 +143,7 @@ LANGUAGE = Language(
         "media_player": words("musique, enceinte, haut-parleur, télé, télévision"),
         "climate": words("thermostat, chauffage, climatisation"),
         "fan": words("ventilateur"),
+        "light": words("lumière, lumières, lampe, lampes"),
         "valve": words("vanne"),
     },
     state_links=words(

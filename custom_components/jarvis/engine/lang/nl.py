@@ -144,6 +144,7 @@ LANGUAGE = Language(
         "media_player": words("muziek, speaker, luidspreker, televisie"),
         "climate": words("thermostaat, verwarming, airco"),
         "fan": words("ventilator"),
+        "light": words("licht, lichten, lamp, lampen"),
         "valve": words("klep, ventiel"),
     },
     state_links=words(
