@@ -307,3 +307,57 @@ async def test_a_thermostat_call_for_a_light_made_warmer_is_the_wrong_tool(
         state.entity_id: state.attributes.get("temperature")
         for state in hass.states.async_all("climate")
     } == before
+
+
+async def test_a_speed_tool_called_for_a_light_sets_its_brightness(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "set the LED strip in the hallway to 50%" as HassFanSetSpeed,
+    was told to use HassLightSet, and sent the same call again."""
+    agent_id = await office_home(hass, scripted_llm)
+    light = "light.bed_light"
+    scripted_llm.script(
+        Reply(
+            tool_calls=[("HassFanSetSpeed", {"name": "Bed Light", "percentage": 50})]
+        ),
+        Reply(content="Done."),
+    )
+
+    response = await converse(hass, agent_id, "set the bed light to 50%")
+
+    assert hass.states.get(light).state == "on"
+    assert round(hass.states.get(light).attributes["brightness"] / 2.55) == 50
+    assert speech(response) == "Done, I set Bed Light to 50%."
+
+
+@pytest.mark.parametrize(
+    ("request_text", "language", "service"),
+    [
+        ("den Kitchen Window bitte hochfahren", "de", "open_cover"),
+        ("lower the kitchen window", "en", "close_cover"),
+    ],
+)
+async def test_a_position_call_without_one_opens_or_closes_as_said(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    request_text: str,
+    language: str,
+    service: str,
+) -> None:
+    """0.5B sent "den Rollladen im Kinderzimmer bitte hochfahren" as
+    HassSetPosition with no position, and was told to ask for one."""
+    agent_id = await office_home(hass, scripted_llm)
+    scripted_llm.script(
+        Reply(tool_calls=[("HassSetPosition", {"name": "Kitchen Window"})]),
+        Reply(content="Done."),
+    )
+    calls = async_capture_events(hass, EVENT_CALL_SERVICE)
+
+    await converse(hass, agent_id, request_text, language=language)
+
+    made = [
+        (event.data["service"], event.data["service_data"])
+        for event in calls
+        if event.data["domain"] == "cover"
+    ]
+    assert made == [(service, {"entity_id": WINDOW})]

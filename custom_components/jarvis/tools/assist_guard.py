@@ -74,7 +74,7 @@ from .meant import Answer, vague_target
 from .outside import outside_content_tool
 from .service_features import load_service_features
 from .services import satellite_area
-from .steps import level_unsaid, stepped, unrequired
+from .steps import level_unsaid, stepped_as_said, unrequired
 from .targets import named_instead, repair_targets
 from .todo_lists import LIST_SERVICES, ListItemTool
 
@@ -250,7 +250,9 @@ class GuardedIntentTool(WrappingTool):
                 language=language,
                 request=request,
             )
-            reach = stepped(reach, slots, request, language)
+            reach = stepped_as_said(
+                hass, self.intent_type, reach, slots, llm_context, request
+            )
         if reach.unable and not reach.targets:
             unable = ", ".join(sorted({t.state.name for t in reach.unable}))
             return cannot_result(

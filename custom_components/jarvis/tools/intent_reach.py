@@ -205,7 +205,21 @@ def _reach(
                 acts_when=tuple(sorted(wanted)) if by_state else (),
             )
     if not match.is_match:
-        return _of_a_kind_refused(hass, handler, slots, assistant)
+        refused = _of_a_kind_refused(hass, handler, slots, assistant)
+        if refused.refused and (slot_level := _level_slot(slots)) is not None:
+            # A level tool that matches only its own kind: HassFanSetSpeed
+            # for "set the LED strip to 50%", which 0.5B repeated after
+            # being told to use HassLightSet.
+            return _leveled_instead(
+                hass,
+                slots,
+                slot_level,
+                refused.refused,
+                assistant=assistant,
+                language=language,
+                request=request,
+            )
+        return refused
     found = [
         target
         for state in match.states
@@ -216,23 +230,15 @@ def _reach(
     ):
         # A level tool called for a device of another kind ("Deckenlampe"
         # with HassSetPosition, which HA refuses; a window with HassLightSet,
-        # which calls light.turn_on on it): the level for what the name
-        # reaches.
-        by_name: Slots = {k: slots[k] for k in ("name", "area", "floor") if k in slots}
-        reach = intent_targets(
-            hass, intent.INTENT_TURN_ON, by_name, assistant=assistant, language=language
-        )
-        leveled = [
-            _at_level(t, intent.INTENT_TURN_ON, slot_level) for t in reach.targets
-        ]
-        leveled = _said_only(hass, leveled, request, language)
-        if all(t.by_ha for t in leveled):
-            # Nothing there takes a level: HA would call light.turn_on on a
-            # sensor and call that a success (HassLightSet for "Bedroom
-            # Temperature", by 0.5B).
-            return Reach(refused=[t.state for t in found])
-        return (
-            Reach() if any(t.by_ha for t in leveled) else Reach(leveled, reach.shared)
+        # which calls light.turn_on on it).
+        return _leveled_instead(
+            hass,
+            slots,
+            slot_level,
+            [t.state for t in found],
+            assistant=assistant,
+            language=language,
+            request=request,
         )
     # HA's handler calls its own domain's service on whatever the name
     # reaches, which does nothing to another kind, and calls that a success:
@@ -416,6 +422,31 @@ def _validated(handler: intent.DynamicServiceIntentHandler, slots: Slots) -> Slo
     return {key: slot for key, slot in validated.items() if key != level}
 
 
+def _leveled_instead(
+    hass: HomeAssistant,
+    slots: Slots,
+    level: int,
+    reached: list[State],
+    *,
+    assistant: str | None,
+    language: str,
+    request: str | None,
+) -> Reach:
+    """The level a call's tool sets, for what its name reaches of another
+    kind, each set its own way (`_at_level`); refused where nothing there
+    takes a level: HA would call light.turn_on on a sensor and call that a
+    success (HassLightSet for "Bedroom Temperature", by 0.5B)."""
+    by_name: Slots = {k: slots[k] for k in ("name", "area", "floor") if k in slots}
+    reach = intent_targets(
+        hass, intent.INTENT_TURN_ON, by_name, assistant=assistant, language=language
+    )
+    leveled = [_at_level(t, intent.INTENT_TURN_ON, level) for t in reach.targets]
+    leveled = _said_only(hass, leveled, request, language)
+    if all(t.by_ha for t in leveled):
+        return Reach(refused=reached)
+    return Reach() if any(t.by_ha for t in leveled) else Reach(leveled, reach.shared)
+
+
 def _of_a_kind_refused(
     hass: HomeAssistant,
     handler: intent.DynamicServiceIntentHandler,
@@ -461,8 +492,8 @@ def _said_only(
 
 
 def _level_slot(slots: Slots) -> int | None:
-    """The level in percent of a position or brightness slot, if any."""
-    for key in ("position", "brightness"):
+    """The level in percent of a position, brightness or speed slot, if any."""
+    for key in ("position", "brightness", ATTR_PERCENTAGE):
         value = slots.get(key, {}).get("value")
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 100:
             return value

@@ -28,7 +28,8 @@ from homeassistant.components.light import (
     color_temp_supported,
 )
 from homeassistant.const import ATTR_ENTITY_ID, ATTR_SUPPORTED_FEATURES
-from homeassistant.core import State
+from homeassistant.core import HomeAssistant, State
+from homeassistant.helpers import intent, llm
 from homeassistant.util.json import JsonObjectType
 from homeassistant.util.percentage import (
     percentage_to_ranged_value,
@@ -41,7 +42,7 @@ from ..engine.lang import language_pack, step_sign, way_said
 from ..engine.results import INVALID_ARGUMENTS
 from ..engine.text import mentions
 from ..safety.effects import Call
-from .intent_reach import Reach, Target, one_command
+from .intent_reach import Reach, Target, intent_targets, one_command
 from .matching import Slots
 
 # How far "brighter" or "dim", said with no number, moves a light's
@@ -94,6 +95,63 @@ def stepped(reach: Reach, slots: Slots, request: str | None, language: str) -> R
         or stepped_fans(reach, request, language)
         or reach
     )
+
+
+def stepped_as_said(  # noqa: PLR0917 - the call, and the request
+    hass: HomeAssistant,
+    intent_type: str,
+    reach: Reach,
+    slots: Slots,
+    llm_context: llm.LLMContext,
+    request: str | None,
+) -> Reach:
+    """The reach with its levels stepped (`stepped`), or its covers opened
+    or closed for a position call that gives none (`opened_as_said`), the
+    way the request says."""
+    language = llm_context.language or hass.config.language
+    reach = stepped(reach, slots, request, language)
+    return opened_as_said(
+        hass,
+        intent_type,
+        reach,
+        slots,
+        assistant=llm_context.assistant,
+        language=language,
+        request=request,
+    )
+
+
+def opened_as_said(
+    hass: HomeAssistant,
+    intent_type: str,
+    reach: Reach,
+    slots: Slots,
+    *,
+    assistant: str | None,
+    language: str,
+    request: str | None,
+) -> Reach:
+    """A position call that gives no position, for a request that says a
+    way and no small step ("den Rollladen hochfahren", sent as
+    HassSetPosition with no position): the covers opened or closed as the
+    on/off intents do; else the reach as it is."""
+    if (
+        intent_type != intent.INTENT_SET_POSITION
+        or ATTR_POSITION in slots
+        or not request
+        or not all(target.by_ha for target in reach.targets)
+        or (sign := step_sign(request, language, ("open", "close"))) is None
+    ):
+        return reach
+    turned = intent_targets(
+        hass,
+        intent.INTENT_TURN_ON if sign > 0 else intent.INTENT_TURN_OFF,
+        slots,
+        assistant=assistant,
+        language=language,
+        request=request,
+    )
+    return replace(turned, targets=[replace(t, by_ha=False) for t in turned.targets])
 
 
 def stepped_lights(
