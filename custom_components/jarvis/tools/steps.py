@@ -105,36 +105,13 @@ def stepped_as_said(  # noqa: PLR0917 - the call, and the request
     llm_context: llm.LLMContext,
     request: str | None,
 ) -> Reach:
-    """The reach with its levels stepped (`stepped`), or its covers opened
-    or closed for a position call that gives none (`opened_as_said`), the
-    way the request says."""
+    """The reach with its levels stepped the way the request says
+    (`stepped`); or, for a position call that gives no position where the
+    request says a way and no small step ("den Rollladen hochfahren", sent
+    as HassSetPosition with no position), its covers opened or closed as
+    the on/off intents do; else as it was."""
     language = llm_context.language or hass.config.language
     reach = stepped(reach, slots, request, language)
-    return opened_as_said(
-        hass,
-        intent_type,
-        reach,
-        slots,
-        assistant=llm_context.assistant,
-        language=language,
-        request=request,
-    )
-
-
-def opened_as_said(
-    hass: HomeAssistant,
-    intent_type: str,
-    reach: Reach,
-    slots: Slots,
-    *,
-    assistant: str | None,
-    language: str,
-    request: str | None,
-) -> Reach:
-    """A position call that gives no position, for a request that says a
-    way and no small step ("den Rollladen hochfahren", sent as
-    HassSetPosition with no position): the covers opened or closed as the
-    on/off intents do; else the reach as it is."""
     if (
         intent_type != intent.INTENT_SET_POSITION
         or ATTR_POSITION in slots
@@ -147,7 +124,7 @@ def opened_as_said(
         hass,
         intent.INTENT_TURN_ON if sign > 0 else intent.INTENT_TURN_OFF,
         slots,
-        assistant=assistant,
+        assistant=llm_context.assistant,
         language=language,
         request=request,
     )
