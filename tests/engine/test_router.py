@@ -12,6 +12,7 @@ from custom_components.jarvis.engine.router import (
     command_part,
     command_parts,
     core_tools,
+    is_question,
     is_small_talk,
     joins_commands,
     opening_tools,
@@ -394,3 +395,23 @@ def test_a_word_of_another_language_points_to_no_tool() -> None:
 )
 def test_what_follows_small_talk(text: str, rest: str | None) -> None:
     assert small_talk_rest(text) == rest
+
+
+@pytest.mark.parametrize(
+    ("text", "question"),
+    [
+        # A command asked politely: 0.5B, given the strip's state to answer a
+        # question, said it was off (a 60-entity home, seed 7).
+        ("¿puedes encender la tira LED en el salón, por favor?", False),
+        ("can you turn off the lights?", False),
+        ("kannst du das Licht im Flur einschalten?", False),
+        ("peux-tu allumer la lumière ?", False),
+        # Asking to be told, or whether something is so: questions still.
+        ("can you tell me if the garage is open?", True),
+        ("could you check whether the lights are on?", True),
+        ("can you help me?", True),
+        ("is the garage door open?", True),
+    ],
+)
+def test_a_command_asked_politely_is_no_question(text: str, question: bool) -> None:
+    assert is_question(text) is question

@@ -117,8 +117,34 @@ _QUESTION_RE = re.compile(
 
 
 def is_question(text: str) -> bool:
-    """A question rather than a command: "is the garage door open?"."""
-    return bool(_QUESTION_RE.search(text.strip()))
+    """A question rather than a command: "is the garage door open?"; not a
+    command asked politely (`_polite_command`)."""
+    text = text.strip()
+    return bool(_QUESTION_RE.search(text)) and not _polite_command(text)
+
+
+_POLITE_RE = re.compile(
+    rf"^[\W_]*(?:{any_of(every(lambda pack: pack.polite_asks))})\b", re.IGNORECASE
+)
+# What makes the rest of a polite question one still: "can you check
+# whether the lights are on?".
+_UNSURE = frozenset(every(lambda pack: pack.unsure))
+
+
+def _polite_command(text: str) -> bool:
+    """Whether a question asks for an action, politely ("¿puedes encender la
+    tira LED?", "can you turn off the lights?"): 0.5B, given the strip's
+    state to answer a question, said it was off. Not where it asks to be
+    told ("can you tell me …"), or whether something is so."""
+    if (found := _POLITE_RE.search(text)) is None:
+        return False
+    # "?" would stay on the last word: "einschalten?".
+    rest = re.sub(r"[?¿!¡]", " ", text[found.end() :])
+    return (
+        asks_an_action(rest)
+        and _ASKS_RE.search(rest) is None
+        and _UNSURE.isdisjoint(lower_words(rest))
+    )
 
 
 # A question inside a command: "turn on the fan and tell me the temperature".

@@ -221,6 +221,9 @@ class Language:
     question_starts: tuple[str, ...]
     # What asks to be told something inside a command: "tell me".
     tell_me: tuple[str, ...]
+    # What makes a command a polite question: "can you" of "can you turn on
+    # the lights?", which asks for an action, not to be told.
+    polite_asks: tuple[str, ...]
     # What joins a command to the "tell me" after it: "and", "then".
     joiners: tuple[str, ...]
     # Words a wake phrase puts before the name: "hey" of "hey Jarvis".

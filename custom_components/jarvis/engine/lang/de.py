@@ -278,6 +278,7 @@ LANGUAGE = Language(
         "haben, kann, kannst"
     ),
     tell_me=words("sag mir, sage mir"),
+    polite_asks=words("kannst du, könntest du, können sie, könnten sie, würdest du"),
     joiners=words("und, dann"),
     wake_calls=words("hallo, ey"),
 )

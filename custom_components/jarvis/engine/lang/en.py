@@ -293,6 +293,7 @@ LANGUAGE = Language(
         "does, did, can, could, would, will"
     ),
     tell_me=words("tell me, let me know"),
+    polite_asks=words("can you, could you, would you, will you"),
     joiners=words("and, then, also"),
     wake_calls=words("hey, hi, hello, ok, okay, yo"),
 )

@@ -255,6 +255,7 @@ LANGUAGE = Language(
         "está, están, es, son, qué, cuál, cuáles, quién, dónde, cuándo, cómo, puedes"
     ),
     tell_me=words("dime, dígame"),
+    polite_asks=words("puedes, podrías, puede, podría, me puedes, me podrías"),
     joiners=words("y, luego"),
     wake_calls=words("hola, oye"),
 )

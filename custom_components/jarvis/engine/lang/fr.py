@@ -207,8 +207,10 @@ LANGUAGE = Language(
     common_words=words("le, la, les, est, mon, ma, mes, quel, quelle"),
     stopwords=words("le, les, et, s'il"),
     tool_topics={
-        "turnon": words("allume, ouvre"),
-        "turnoff": words("éteins, ferme, désarme, désarmer, désactive, désactiver"),
+        "turnon": words("allume, allumer, ouvre, ouvrir"),
+        "turnoff": words(
+            "éteins, éteindre, ferme, fermer, désarme, désarmer, désactive, désactiver"
+        ),
         "lightset": words("luminosité, cent, pourcentage"),
         "setposition": words("position, volet, volets, rideau, rideaux"),
         "setvolume": words("volume"),
@@ -244,6 +246,9 @@ LANGUAGE = Language(
     greeted="Bonjour ! Je vais bien, merci. Comment puis-je vous aider ?",
     question_starts=words("est-ce, quel, quelle, qui, où, quand, comment, pourquoi"),
     tell_me=words("dis-moi, dites-moi"),
+    polite_asks=words(
+        "peux-tu, pourrais-tu, pouvez-vous, pourriez-vous, tu peux, tu pourrais, vous pouvez"
+    ),
     joiners=words("et, puis"),
     wake_calls=words("dis"),
 )

@@ -262,6 +262,7 @@ LANGUAGE = Language(
         "è, sono, cosa, che, quale, quali, chi, dove, quando, perché, puoi"
     ),
     tell_me=words("dimmi"),
+    polite_asks=words("puoi, potresti, può, potrebbe, mi puoi"),
     joiners=words("e, poi"),
     wake_calls=words("ehi, ciao"),
 )

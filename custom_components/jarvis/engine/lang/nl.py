@@ -257,6 +257,7 @@ LANGUAGE = Language(
         "is, zijn, wat, welke, wie, waar, wanneer, waarom, hoe, kun, kan"
     ),
     tell_me=words("vertel me, zeg me"),
+    polite_asks=words("kun je, kan je, kunt u, zou je, wil je"),
     joiners=words("en, dan"),
     wake_calls=words("hoi, hé"),
 )

@@ -268,6 +268,7 @@ LANGUAGE = Language(
         "podes"
     ),
     tell_me=words("diga-me, diz-me"),
+    polite_asks=words("podes, poderias, pode, poderia, você pode"),
     joiners=words("e, depois"),
     wake_calls=words("olá, oi, ei"),
 )
