@@ -194,6 +194,8 @@ class JarvisConversationEntity(
         """Answer a yes or no to a held action, or locally when HA's own
         intents match, else run the reply loop."""
         started = time.monotonic()
+        # Once a turn, before any path resolves targets (`supports`).
+        await load_service_features(self.hass)
         if confirmed := await self._async_answer_confirmation(
             user_input, chat_log, started
         ):
@@ -237,7 +239,6 @@ class JarvisConversationEntity(
             )
         except conversation.ConverseError as err:
             return err.as_conversation_result()
-        await load_service_features(self.hass)
         guard_assist_tools(
             self.hass,
             chat_log.llm_api,

@@ -68,11 +68,10 @@ from .intent_reach import (
     target_deeds,
     turned_as_said,
 )
-from .match_words import MatchInWordsTool, called_in_words
+from .match_words import MatchInWordsTool, called_in_words, serving_words
 from .matching import ENTITIES, Slots
 from .meant import Answer, vague_target
 from .outside import outside_content_tool
-from .service_features import load_service_features
 from .services import satellite_area
 from .steps import level_unsaid, stepped_as_said, unrequired
 from .targets import named_instead, repair_targets
@@ -332,16 +331,9 @@ class GuardedIntentTool(WrappingTool):
                 f"{' or '.join(reach.acts_when)}.",
             }
         domains = sorted({state.domain for state in reach.refused})
-        tools = [
-            name
-            for domain in domains
-            for name in self.serving.get(domain, ())
-            if name != self.name
-        ]
         instead = (
-            f"Use {' or '.join(dict.fromkeys(tools))} for it."
-            if tools
-            else "No tool changes it; it can only be read."
+            serving_words(self.serving, domains, self.name)
+            or "No tool changes it; it can only be read."
         )
         return {
             "error": WRONG_TOOL,
@@ -553,7 +545,6 @@ async def understood(
         return True
 
     await async_handle_intents(hass, user_input, chat_log, intent_filter=look)
-    await load_service_features(hass)
     kept: list[tuple[RecognizeResult, MatchedCommand]] = []
     if not matches or not needs_llm(
         hass, kept, user_input.text, user_input.language, matches[0]

@@ -379,10 +379,31 @@ def turned_as_said(
     meant = intent.INTENT_TURN_ON if way == ways[0] else intent.INTENT_TURN_OFF
     if meant == intent_type:
         return reach
-    turned = intent_targets(
+    return turned(
         hass, meant, slots, assistant=assistant, language=language, request=request
     )
-    return replace(turned, targets=[replace(t, by_ha=False) for t in turned.targets])
+
+
+def turned(
+    hass: HomeAssistant,
+    intent_type: str,
+    slots: Slots,
+    *,
+    assistant: str | None,
+    language: str,
+    request: str | None,
+) -> Reach:
+    """The reach of an on/off intent for the call's slots, run by Jarvis:
+    HA's tool is another one."""
+    reach = intent_targets(
+        hass,
+        intent_type,
+        slots,
+        assistant=assistant,
+        language=language,
+        request=request,
+    )
+    return replace(reach, targets=[replace(t, by_ha=False) for t in reach.targets])
 
 
 def _turned_elsewhere(

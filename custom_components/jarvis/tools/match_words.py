@@ -3,7 +3,7 @@ own text is the repr of the match, after which 0.5B repeated the call."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from homeassistant.components.climate.const import (
@@ -128,13 +128,26 @@ class MatchInWordsTool(WrappingTool):
         if not self.kinds or not named or named & self.kinds:
             return None
         kinds = " and ".join(sorted(named))
-        tools = [tool for kind in sorted(named) for tool in self.serving.get(kind, ())]
-        instead = f" Use {' or '.join(dict.fromkeys(tools))} for it." if tools else ""
+        instead = serving_words(self.serving, named, self.name) or ""
         return {
             "error": WRONG_TOOL,
             "error_text": f"Nothing was done: the request is about {kinds}, "
-            f"which {self.name} does not act on.{instead}",
+            f"which {self.name} does not act on. {instead}".rstrip(),
         }
+
+
+def serving_words(
+    serving: Mapping[str, Sequence[str]], kinds: Iterable[str], called: str
+) -> str | None:
+    """ "Use <tools> for it.", of the offered tools but the one called that
+    act on these kinds of device; None where none does."""
+    tools = [
+        name
+        for kind in sorted(kinds)
+        for name in serving.get(kind, ())
+        if name != called
+    ]
+    return f"Use {' or '.join(dict.fromkeys(tools))} for it." if tools else None
 
 
 def _one_of(hass: HomeAssistant, slots: Slots, language: str) -> Slots | Answer:

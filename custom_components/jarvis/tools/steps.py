@@ -42,7 +42,7 @@ from ..engine.lang import language_pack, step_sign, way_said
 from ..engine.results import INVALID_ARGUMENTS
 from ..engine.text import mentions
 from ..safety.effects import Call
-from .intent_reach import Reach, Target, intent_targets, one_command
+from .intent_reach import Reach, Target, one_command, turned
 from .matching import Slots
 
 # How far "brighter" or "dim", said with no number, moves a light's
@@ -120,7 +120,7 @@ def stepped_as_said(  # noqa: PLR0917 - the call, and the request
         or (sign := step_sign(request, language, ("open", "close"))) is None
     ):
         return reach
-    turned = intent_targets(
+    return turned(
         hass,
         intent.INTENT_TURN_ON if sign > 0 else intent.INTENT_TURN_OFF,
         slots,
@@ -128,7 +128,6 @@ def stepped_as_said(  # noqa: PLR0917 - the call, and the request
         language=language,
         request=request,
     )
-    return replace(turned, targets=[replace(t, by_ha=False) for t in turned.targets])
 
 
 def stepped_lights(
