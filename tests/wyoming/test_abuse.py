@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from tests.wyoming.abuse import SHORT, Figures, run_all, table
+from tests.wyoming.abuse import SHORT, Figures, HonestUse, run_all, table
 
 MAX_LOOP_LAG_MS = 100
 MAX_ROUND_TRIP_MS = 100
@@ -25,18 +25,24 @@ def overload() -> float:
     return max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
 
 
-def problems(figures: Figures, stretch: float) -> list[str]:
+def problems(figures: Figures, use: HonestUse, stretch: float) -> list[str]:
     """Where one scenario broke a promise."""
     found = list(figures.failures)
     if not figures.contained:
         found.append(f"not contained: {figures.note}")
     if figures.served < figures.asked:
         found.append(f"honest client served {figures.served}/{figures.asked}")
-    if figures.loop_lag_ms >= MAX_LOOP_LAG_MS * stretch:
-        found.append(f"server loop lag {figures.loop_lag_ms:.0f} ms")
+    # No attack lags the loop more than fifty honest clients do (measured in the
+    # same run, on the same machine). The crowd scenario repeats that rival, whose
+    # lag is the machine's contention, not the server's fault.
+    lag_budget = max(MAX_LOOP_LAG_MS * stretch, use.crowd_loop_lag_ms)
+    if figures.scenario != CROWD and figures.loop_lag_ms >= lag_budget:
+        found.append(
+            f"server loop lag {figures.loop_lag_ms:.0f} ms "
+            f"(honest crowd: {use.crowd_loop_lag_ms:.0f} ms)"
+        )
     # The crowd's fifty clients run in this process, beside the thread that
-    # times `describe`: there its round trip measures this process's load, and
-    # the server's own loop lag stands for the server.
+    # times `describe`: there its round trip measures this process's load.
     if (
         figures.scenario != CROWD
         and figures.round_trip_ms >= MAX_ROUND_TRIP_MS * stretch
@@ -49,8 +55,12 @@ def problems(figures: Figures, stretch: float) -> list[str]:
 
 @pytest.mark.usefixtures("socket_enabled")
 async def test_abuse_is_contained_and_honest_clients_served() -> None:
-    results = await run_all(SHORT)
+    use, results = await run_all(SHORT)
     stretch = overload()
     assert len(results) == 7
-    found = [problem for figures in results for problem in problems(figures, stretch)]
+    # A model run on the event loop would hold it for a whole request.
+    assert use.alone_loop_lag_ms < MAX_LOOP_LAG_MS * stretch, use
+    found = [
+        problem for figures in results for problem in problems(figures, use, stretch)
+    ]
     assert not found, "\n".join([*found, f"lag budgets x{stretch:.1f}", table(results)])
