@@ -346,6 +346,8 @@ def test_a_call_the_words_do_not_fit_is_the_tool_their_verbs_name() -> None:
     speaker = {"name": "Altavoz", "area": "Cuarto de invitados"}
     request_text = "silencia el altavoz en el cuarto de invitados"
     assert fitting_tool(turn_off, speaker, offered, request_text) is mute
+    # A verb with its pronoun written on is the verb.
+    assert fitting_tool(turn_off, speaker, offered, "silénciamelo") is mute
     # Words that fit the called tool: as called.
     assert fitting_tool(turn_off, speaker, offered, "apaga el altavoz") is turn_off
     # An argument the named tool would refuse: as called.

@@ -264,6 +264,13 @@ def test_what_a_question_asks_to_be_measured(
         ("fahr den Rollladen hoch", "de", ("open", "close"), "open"),
         ("open the garage door opener", "en", ("open", "close"), "open"),
         ("turn on the light", "en", ("open", "close"), None),
+        # Verbs with their pronouns written on.
+        ("ciérrala del todo", "es", ("open", "close"), "close"),
+        ("apágame la lámpara de pie", "es", ("on", "off"), "off"),
+        ("spegnila", "it", ("on", "off"), "off"),
+        ("turn the fan on", "en", ("on", "off"), "on"),
+        ("mach das Licht im Flur an", "de", ("on", "off"), "on"),
+        ("enciende la luz y apaga el ventilador", "es", ("on", "off"), None),
     ],
 )
 def test_the_way_a_request_turns_a_lock_or_cover(

@@ -278,6 +278,39 @@ async def test_a_light_in_a_colour_made_warmer_turns_a_warm_white(
     assert speech(response) == "Done, I set Kitchen Lights to 2700 K."
 
 
+@pytest.mark.parametrize(
+    ("said", "call", "kelvin"),
+    [
+        (("set the kitchen lights to cool white", "en"), {}, 5000),
+        (("pon la luz Kitchen Lights en blanco cálido", "es"), {}, 2700),
+        (("make the kitchen lights warm white", "en"), {"brightness": 40}, 2700),
+    ],
+)
+async def test_a_white_said_sets_the_lights_colour_temperature(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    said: tuple[str, str],
+    call: dict[str, str],
+    kelvin: int,
+) -> None:
+    """Live, "set the ceiling lights to cool white" came as HassLightSet with
+    no temperature, and HA only turned the lights on. A white said is a
+    colour temperature, and a light that is off turns on at it."""
+    agent_id = await office_home(hass, scripted_llm)
+    lights = "light.kitchen_lights"
+    assert hass.states.get(lights).state == "off"
+    scripted_llm.script(
+        Reply(tool_calls=[("HassLightSet", {"name": "Kitchen Lights", **call})]),
+        Reply(content="Done."),
+    )
+
+    response = await converse(hass, agent_id, said[0], language=said[1])
+
+    assert hass.states.get(lights).state == "on"
+    assert hass.states.get(lights).attributes["color_temp_kelvin"] == kelvin
+    assert f"{kelvin} K" in speech(response)
+
+
 async def test_a_thermostat_call_for_a_light_made_warmer_is_the_wrong_tool(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 import re
 
-from .lang import LANGUAGES, every, language_pack
+from .lang import LANGUAGES, bare_verbs, every, folded_verbs, language_pack
 from .text import any_of, lower_words
 from .types import ToolSpec
 
@@ -69,6 +69,7 @@ def _topic_words(topic: str) -> tuple[str, ...]:
 
 
 _LEXICON = {topic: _topic_words(topic) for topic in LANGUAGES[0].tool_topics}
+_LEXICON_VERBS = folded_verbs(word for said in _LEXICON.values() for word in said)
 _CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
@@ -244,7 +245,9 @@ _DROPPED = _STOPWORDS - {verb for verbs in _LEXICON.values() for verb in verbs}
 
 
 def _words(text: str) -> list[str]:
-    return [w for w in lower_words(text, "%?") if w not in _DROPPED]
+    said = [w for w in lower_words(text, "%?") if w not in _DROPPED]
+    # "apágame la lámpara" asks what "apaga la lámpara" does.
+    return bare_verbs(said, _LEXICON_VERBS)
 
 
 def _tool_words(tool: ToolSpec) -> set[str]:

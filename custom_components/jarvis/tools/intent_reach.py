@@ -32,7 +32,7 @@ from ..engine.spoken_numbers import in_digits
 from ..safety.effects import Call
 from .deeds import deeds, said_level, said_service
 from .matching import ENTITIES, Slots, intent_constraints
-from .meant import said_targets
+from .meant import part_naming, said_targets
 from .service_features import supports
 
 # The level a service intent sets that a step may stand for ("turn the fan
@@ -344,12 +344,14 @@ def level_targets(
 
 
 # The two ways the on/off intents turn a device of these domains, HassTurnOn's
-# first.
+# first; any other is turned on or off, but for those only ever turned on.
 _TURNS = {
     "lock": ("lock", "unlock"),
     "cover": ("open", "close"),
     "valve": ("open", "close"),
 }
+_ON_OFF = ("on", "off")
+_ONLY_ON = frozenset({"scene", "script", "button", "input_button"})
 
 
 def turned_as_said(
@@ -362,19 +364,22 @@ def turned_as_said(
     language: str,
     request: str | None,
 ) -> Reach:
-    """The reach of the on/off intent that turns the call's locks, covers or
-    valves the way the request's words say, where the call turns them the
-    other way, run by Jarvis as HA's tool is the other one (0.5B locked the
-    back door for "abre con llave la puerta trasera", and opened the garage
-    door for "baja la puerta del garaje del todo"); refused where the words
-    only turn another kind (`_turned_elsewhere`); else the reach as it is."""
+    """The reach of the on/off intent that turns the call's devices the way
+    the request's words say, where the call turns them the other way, run by
+    Jarvis as HA's tool is the other one (0.5B locked the back door for "abre
+    con llave la puerta trasera", opened the garage door for "baja la puerta
+    del garaje del todo", and turned on the lamp of "apágame la lámpara de
+    pie"); refused where the words only turn another kind
+    (`_turned_elsewhere`); else the reach as it is."""
     domains = {target.state.domain for target in reach.targets}
     if intent_type not in _ON_OFF_INTENTS or not request or not domains:
         return reach
-    if len(domains) != 1:
+    turns = {_TURNS.get(domain, _ON_OFF) for domain in domains}
+    if len(turns) != 1 or domains & _ONLY_ON:
         return _turned_elsewhere(reach, domains, request, language)
-    ways = _TURNS.get(next(iter(domains)))
-    if ways is None or (way := way_said(request, language, ways)) is None:
+    ways = turns.pop()
+    own_part = part_naming(hass, [t.state for t in reach.targets], request, language)
+    if (way := way_said(own_part, language, ways)) is None:
         return _turned_elsewhere(reach, domains, request, language)
     meant = intent.INTENT_TURN_ON if way == ways[0] else intent.INTENT_TURN_OFF
     if meant == intent_type:

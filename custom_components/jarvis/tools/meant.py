@@ -14,6 +14,7 @@ from homeassistant.util.json import JsonObjectType, JsonValueType
 
 from ..engine.lang import leaves_out
 from ..engine.phrases import FINAL_REPLY, OR, WHICH, FinalReply, listed, phrase
+from ..engine.router import command_parts
 from ..engine.text import (
     all_said,
     folded_words,
@@ -159,4 +160,26 @@ def which(fitting: Sequence[State], language: str) -> Answer:
             FINAL_REPLY: FinalReply(question),
             CHOICES: list[JsonValueType](names),
         }
+    )
+
+
+def part_naming(
+    hass: HomeAssistant, states: Sequence[State], request: str, language: str
+) -> str:
+    """The one command of those the request joins that names these devices
+    best, by their names' and places' words; else the whole request. Each
+    call is judged by its own command: "apaga la luz del techo en el jardín
+    y luego prende el ventilador en el despacho" turns the fan on."""
+    parts = command_parts(request, language)
+    if len(parts) < 2:
+        return request
+    named: set[str] = set()
+    for state in states:
+        named |= telling_words(state.name)
+        for place in entity_places(hass, state.entity_id):
+            named |= telling_words(place)
+    overlaps = [len(telling_words(part) & named) for part in parts]
+    best = max(overlaps)
+    return (
+        parts[overlaps.index(best)] if best and overlaps.count(best) == 1 else request
     )

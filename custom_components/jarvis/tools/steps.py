@@ -165,26 +165,29 @@ def warmed_lights(
     reach: Reach, slots: Slots, request: str, language: str
 ) -> Reach | None:
     """Each light's colour temperature stepped the way said ("make the
-    kitchen lights warmer"), where the call sets no temperature: HA has no
-    intent for it; a light in a colour turns a warm or a cool white. The
-    lights must be on; None where the reach is not all lights that take a
-    colour temperature."""
+    kitchen lights warmer") or set to the white said ("cool white"), where
+    the call sets no temperature: HA has no intent for a step, and 0.5B
+    leaves a white out. A light in a colour steps to a warm or a cool
+    white. Stepped lights must be on; None where the reach is not all
+    lights that take a colour temperature."""
     lights = [state for target in reach.targets if _takes_kelvin(state := target.state)]
     if len(lights) != len(reach.targets) or "temperature" in slots:
         return None
+    white = way_said(request, language, ("cool_white", "warm_white"))
     # Not up or down, which step the brightness (`stepped_lights`).
-    if (way := way_said(request, language, ("cooler", "warmer"))) is None:
+    way = white or way_said(request, language, ("cooler", "warmer"))
+    if way is None:
         return None
-    sign = 1 if way == "cooler" else -1
-    if not (lights := [state for state in lights if state.state == "on"]):
+    sign = 1 if way in {"cooler", "cool_white"} else -1
+    if not white and not (lights := [s for s in lights if s.state == "on"]):
         return _all_off(reach)
 
     def kelvin(state: State) -> int:
         attributes = state.attributes
         now = attributes.get(ATTR_COLOR_TEMP_KELVIN)
-        if isinstance(now, int | float):
+        if not white and isinstance(now, int | float):
             moved = now + sign * KELVIN_STEP
-        else:  # in a colour: a warm or a cool white
+        else:  # a white said, or a light in a colour
             moved = COOL_WHITE if sign > 0 else WARM_WHITE
         low = attributes.get(ATTR_MIN_COLOR_TEMP_KELVIN) or moved
         high = attributes.get(ATTR_MAX_COLOR_TEMP_KELVIN) or moved

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+import functools
 import re
 
 from ..text import (
@@ -21,6 +22,7 @@ from .base import Language
 __all__ = [
     "LANGUAGES",
     "Language",
+    "bare_verbs",
     "every",
     "item_without_list",
     "item_without_verb",
@@ -112,10 +114,22 @@ def way_said(text: str, language: str | None, ways: tuple[str, str]) -> str | No
         way
         for pack in (language_pack(language), en.LANGUAGE)
         for way in ways
-        if mentions(text, pack.ways[way])
-        or any(_said_apart(text, phrase, pack) for phrase in pack.ways[way])
+        if mentions(bared := _ways_bared(text, pack), pack.ways[way])
+        or any(_said_apart(bared, phrase, pack) for phrase in pack.ways[way])
     }
     return said.pop() if len(said) == 1 else None
+
+
+def _ways_bared(text: str, pack: Language) -> str:
+    """The text with the pack's way verbs bare: "ciérrala" says "cierra"."""
+    return " ".join(bare_verbs(words(text), _way_verbs(pack.code)))
+
+
+@functools.cache
+def _way_verbs(code: str) -> Mapping[str, str]:
+    return folded_verbs(
+        phrase for phrases in language_pack(code).ways.values() for phrase in phrases
+    )
 
 
 def step_sign(text: str, language: str | None, ways: tuple[str, str]) -> int | None:
@@ -248,3 +262,40 @@ def item_without_list(item: str, list_name: str, language: str | None) -> str:
 def every(field: Callable[[Language], Iterable[str]]) -> tuple[str, ...]:
     """One field's words in every language, English first, each once."""
     return tuple(dict.fromkeys(word for pack in LANGUAGES for word in field(pack)))
+
+
+# Pronouns a verb may have written on, in any language: the user's is not
+# known for sure. Longest first: "las" before "la".
+_CLITICS = tuple(
+    sorted({accent_folded(c) for c in every(lambda pack: pack.clitics)}, key=len)[::-1]
+)
+
+
+def folded_verbs(phrases: Iterable[str]) -> Mapping[str, str]:
+    """The one-word phrases, accent-folded, to themselves as written: what
+    `bare_verbs` looks verbs up in."""
+    return {accent_folded(p): p for p in phrases if len(words(p)) == 1}
+
+
+def bare_verbs(said: Iterable[str], verbs: Mapping[str, str]) -> list[str]:
+    """The words, each verb of `verbs` (`folded_verbs`) that has one or two
+    pronouns written on as the verb alone: "apágame" as "apaga", "ciérrala"
+    as "cierra", "spegnila" as "spegni". A word that is a verb itself stays."""
+    return [_bare_verb(word, verbs) for word in said]
+
+
+def _bare_verb(word: str, verbs: Mapping[str, str]) -> str:
+    stems = [accent_folded(word)]
+    if stems[0] in verbs:
+        return word
+    for _ in range(2):  # "dámelo": "da", "me", "lo"
+        stems = [
+            stem.removesuffix(clitic)
+            for stem in stems
+            for clitic in _CLITICS
+            if stem.endswith(clitic) and len(stem) - len(clitic) >= 3
+        ]
+        for stem in stems:
+            if stem in verbs:
+                return verbs[stem]
+    return word

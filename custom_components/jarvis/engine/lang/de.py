@@ -120,6 +120,12 @@ LANGUAGE = Language(
     everything=words("alles"),
     all_of=words("alle, allen, sämtliche"),
     ways={
+        "on": words(
+            "schalte ein, schalt ein, schalte an, schalt an, mach an, mache an, einschalten, anschalten, anmachen"
+        ),
+        "off": words(
+            "schalte aus, schalt aus, schalte ab, schalt ab, mach aus, mache aus, ausschalten, abschalten, ausmachen"
+        ),
         "lock": words(
             "abschließen, abschliessen, schließ ab, schließe ab, zuschließen, zusperren, verriegle, verriegeln"
         ),
@@ -136,6 +142,10 @@ LANGUAGE = Language(
         "dimmer": words("dunkler, dimmen, dimme, abdunkeln"),
         "warmer": words("wärmer, heißer, aufheizen, aufwärmen"),
         "cooler": words("kälter, kühler, abkühlen"),
+        "warm_white": words("warmweiß, warmweiss, warmes weiß, warmes licht"),
+        "cool_white": words(
+            "kaltweiß, kaltweiss, kaltes weiß, kaltes licht, tageslicht"
+        ),
     },
     state_words={
         "on": words("an, eingeschaltet, angeschaltet"),
@@ -227,7 +237,7 @@ LANGUAGE = Language(
             "unscharf, deaktiviere, deaktivieren, aufschließen, entriegle, "
             "entriegeln, aufsperren"
         ),
-        "lightset": words("dimme, dimmen, helligkeit, prozent, farbe"),
+        "lightset": words("dimme, dimmen, helligkeit, prozent, farbe, weiß, weiss"),
         "setposition": words(
             "position, vorhang, vorhänge, rollo, rollos, rollladen, jalousie, jalousien"
         ),

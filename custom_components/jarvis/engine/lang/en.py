@@ -114,6 +114,9 @@ LANGUAGE = Language(
     everything=words("everything"),
     all_of=words("all, every"),
     ways={
+        # "on" and "off" alone too: "lights off", and "switch on or off" says both.
+        "on": words("on, turn on, switch on, power on"),
+        "off": words("off, turn off, switch off, power off, shut off"),
         # "lock" is a noun too: "unlock the back door lock" says both ways,
         # so neither counts.
         "lock": words("lock, locked, lock up"),
@@ -126,6 +129,8 @@ LANGUAGE = Language(
         "dimmer": words("dim, dimmer, darker, darken"),
         "warmer": words("warmer, hotter, warm up, heat up"),
         "cooler": words("cooler, colder, cool down"),
+        "warm_white": words("warm white, soft white"),
+        "cool_white": words("cool white, cold white, daylight"),
     },
     state_words={
         "on": words("on, switched on, turned on"),
@@ -227,7 +232,7 @@ LANGUAGE = Language(
     tool_topics={
         "turnon": words("on, open, start, activate, lock, enable"),
         "turnoff": words("off, close, shut, stop, unlock, disable, disarm, deactivate"),
-        "lightset": words("dim, brighten, brightness, percent, colour, color"),
+        "lightset": words("dim, brighten, brightness, percent, colour, color, white"),
         "setposition": words(
             "position, blind, blinds, curtain, curtains, shade, shades, shutter, shutters, halfway"
         ),

@@ -114,6 +114,8 @@ LANGUAGE = Language(
     everything=words("todo"),
     all_of=words("todas, todos"),
     ways={
+        "on": words("enciende, encender, prende, prender, activa, activar"),
+        "off": words("apaga, apagar, desactiva, desactivar"),
         "lock": words(
             "cierra con llave, cerrar con llave, echa la llave, bloquea, bloquear"
         ),
@@ -126,6 +128,8 @@ LANGUAGE = Language(
         "dimmer": words("atenúa, atenuar, más oscura, más oscuro, baja el brillo"),
         "warmer": words("más caliente, más cálido, más calor, calienta"),
         "cooler": words("más frío, más fresco, enfría"),
+        "warm_white": words("blanco cálido, luz cálida"),
+        "cool_white": words("blanco frío, luz fría, luz de día"),
     },
     state_words={
         "on": words("encendido, encendida"),
@@ -209,7 +213,7 @@ LANGUAGE = Language(
         "turnoff": words(
             "apaga, apagar, cierra, cerrar, desarma, desarmar, desactiva, desactivar"
         ),
-        "lightset": words("brillo, atenúa, porcentaje, ciento"),
+        "lightset": words("brillo, atenúa, porcentaje, ciento, blanco, blanca"),
         "setposition": words("posición, persiana, persianas, cortina, cortinas, toldo"),
         "setvolume": words("volumen"),
         "unmute": words("sonido"),

@@ -114,6 +114,8 @@ LANGUAGE = Language(
     everything=words("tout"),
     all_of=words("tous, toutes"),
     ways={
+        "on": words("allume, allumer, allumez, active, activer"),
+        "off": words("éteins, éteint, éteindre, éteignez, désactive, désactiver"),
         "lock": words("verrouille, verrouiller, ferme à clé, fermer à clé"),
         "unlock": words("déverrouille, déverrouiller"),
         "open": words("ouvre, ouvrir, monte, lève"),
@@ -124,6 +126,8 @@ LANGUAGE = Language(
         "dimmer": words("tamise, tamiser, plus sombre, baisse la lumière"),
         "warmer": words("plus chaud, réchauffe, réchauffer"),
         "cooler": words("plus frais, plus froid, rafraîchis, refroidis"),
+        "warm_white": words("blanc chaud, lumière chaude"),
+        "cool_white": words("blanc froid, lumière froide, lumière du jour"),
     },
     state_words={
         "on": words("allumé, allumée"),
@@ -211,7 +215,7 @@ LANGUAGE = Language(
         "turnoff": words(
             "éteins, éteindre, ferme, fermer, désarme, désarmer, désactive, désactiver"
         ),
-        "lightset": words("luminosité, cent, pourcentage"),
+        "lightset": words("luminosité, cent, pourcentage, blanc, blanche"),
         "setposition": words("position, volet, volets, rideau, rideaux"),
         "setvolume": words("volume"),
         "unmute": words("rétablis, rétablir"),

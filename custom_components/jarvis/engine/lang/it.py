@@ -116,6 +116,8 @@ LANGUAGE = Language(
     everything=words("tutto"),
     all_of=words("tutti, tutte"),
     ways={
+        "on": words("accendi, accendere, accenda, attiva, attivare"),
+        "off": words("spegni, spegnere, spenga, disattiva, disattivare"),
         "lock": words("blocca, bloccare, chiudi a chiave, chiudere a chiave"),
         "unlock": words("sblocca, sbloccare"),
         "open": words("apri, aprire, alza, solleva"),
@@ -126,6 +128,8 @@ LANGUAGE = Language(
         "dimmer": words("attenua, attenuare, più scuro, più scura"),
         "warmer": words("più caldo, riscalda, riscaldare"),
         "cooler": words("più fresco, più freddo, rinfresca"),
+        "warm_white": words("bianco caldo, luce calda"),
+        "cool_white": words("bianco freddo, luce fredda, luce diurna"),
     },
     state_words={
         "on": words("acceso, accesa"),
@@ -211,7 +215,7 @@ LANGUAGE = Language(
         "turnoff": words(
             "spegni, spegnere, chiudi, chiudere, disattiva, sblocca, disinserisci, disarma"
         ),
-        "lightset": words("abbassa, luminosità, percento, colore"),
+        "lightset": words("abbassa, luminosità, percento, colore, bianco, bianca"),
         "setposition": words(
             "posizione, tapparella, tapparelle, tenda, tende, persiana, persiane"
         ),

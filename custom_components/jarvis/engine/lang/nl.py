@@ -115,6 +115,8 @@ LANGUAGE = Language(
     everything=words("alles"),
     all_of=words("alle"),
     ways={
+        "on": words("zet aan, doe aan, schakel in, aanzetten, aandoen, inschakelen"),
+        "off": words("zet uit, doe uit, schakel uit, uitzetten, uitdoen, uitschakelen"),
         "lock": words("vergrendel, vergrendelen, op slot"),
         "unlock": words("ontgrendel, ontgrendelen, van het slot"),
         "open": words("open, openen, omhoog"),
@@ -125,6 +127,8 @@ LANGUAGE = Language(
         "dimmer": words("dimmen, dim, donkerder"),
         "warmer": words("warmer, opwarmen"),
         "cooler": words("koeler, kouder, afkoelen"),
+        "warm_white": words("warm wit, warmwit, warm licht"),
+        "cool_white": words("koel wit, koud wit, koudwit, koel licht, daglicht"),
     },
     state_words={
         "on": words("aan, ingeschakeld, aangezet"),
@@ -209,7 +213,7 @@ LANGUAGE = Language(
     tool_topics={
         "turnon": words("aan, inschakelen, vergrendel, activeer"),
         "turnoff": words("uit, uitschakelen, sluit, dicht, ontgrendel, deactiveer"),
-        "lightset": words("dimmen, helderheid, procent, kleur"),
+        "lightset": words("dimmen, helderheid, procent, kleur, wit"),
         "setposition": words(
             "positie, gordijn, gordijnen, rolluik, rolluiken, zonwering"
         ),

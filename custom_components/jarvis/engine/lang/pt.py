@@ -114,6 +114,8 @@ LANGUAGE = Language(
     everything=words("tudo"),
     all_of=words("todas, todos"),
     ways={
+        "on": words("liga, ligar, acende, acender, ativa, ativar"),
+        "off": words("desliga, desligar, apaga, apagar, desativa, desativar"),
         "lock": words("tranca, trancar, fecha à chave, fechar à chave"),
         "unlock": words("destranca, destrancar"),
         "open": words("abre, abrir, sobe, subir, levanta"),
@@ -124,6 +126,8 @@ LANGUAGE = Language(
         "dimmer": words("mais escura, mais escuro, escurece, diminui o brilho"),
         "warmer": words("mais quente, aquece, aquecer"),
         "cooler": words("mais fresco, mais frio, arrefece, esfria"),
+        "warm_white": words("branco quente, luz quente"),
+        "cool_white": words("branco frio, luz fria, luz do dia"),
     },
     state_words={
         "on": words("ligado, ligada, aceso, acesa"),
@@ -215,7 +219,9 @@ LANGUAGE = Language(
             "desliga, desligar, apaga, fecha, fechar, destranca, desarma, desarmar, "
             "desativa, desativar"
         ),
-        "lightset": words("brilho, porcentagem, percentagem, cento, cor"),
+        "lightset": words(
+            "brilho, porcentagem, percentagem, cento, cor, branco, branca"
+        ),
         "setposition": words(
             "posição, persiana, persianas, cortina, cortinas, estore, estores"
         ),

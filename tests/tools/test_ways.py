@@ -1,0 +1,75 @@
+"""A device is turned the way the request's words say, whichever of the
+on/off intents the model called: 0.5B turned on the lamp of "apágame la
+lámpara de pie en el jardín" (a generated home no session had written)."""
+
+from __future__ import annotations
+
+from homeassistant.core import HomeAssistant
+import pytest
+
+from tests.scripted_llm import Reply, ScriptedLLMServer
+from tests.tools.conftest import KITCHEN
+from tests.tools.test_injection import converse
+from tests.tools.test_targets import AC, office_home
+
+pytestmark = pytest.mark.usefixtures("ha_core")
+
+
+@pytest.mark.parametrize(
+    ("said", "called", "entity_id"),
+    [
+        # A verb with its pronoun written on.
+        (("apágame Kitchen Lights", "es"), "HassTurnOn", KITCHEN),
+        (("turn the kitchen lights off", "en"), "HassTurnOn", KITCHEN),
+        (("schalte die Kitchen Lights bitte aus", "de"), "HassTurnOn", KITCHEN),
+        (("spegni l'AC", "it"), "HassTurnOn", AC),
+        (("allume Kitchen Lights", "fr"), "HassTurnOff", KITCHEN),
+    ],
+)
+async def test_a_device_turns_the_way_the_words_say(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    said: tuple[str, str],
+    called: str,
+    entity_id: str,
+) -> None:
+    agent_id = await office_home(hass, scripted_llm)
+    meant = "off" if called == "HassTurnOn" else "on"
+    domain = entity_id.split(".", maxsplit=1)[0]
+    # The device starts the way the model's call would turn it.
+    service = "turn_on" if meant == "off" else "turn_off"
+    await hass.services.async_call(
+        domain, service, {"entity_id": entity_id}, blocking=True
+    )
+    name = hass.states.get(entity_id).name
+    scripted_llm.script(
+        Reply(tool_calls=[(called, {"name": name})]), Reply(content="Ok.")
+    )
+
+    await converse(hass, agent_id, said[0], language=said[1])
+
+    assert hass.states.get(entity_id).state == meant
+
+
+async def test_each_call_goes_the_way_of_the_command_naming_it(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """Two commands of opposite ways: each call is judged by the command that
+    names its device, not by the whole request (0.5B turned the fan off for
+    "apaga la luz del techo en el jardín y luego prende el ventilador en el
+    despacho", a generated home no session had written)."""
+    agent_id = await office_home(hass, scripted_llm)
+    await hass.services.async_call(
+        "switch", "turn_off", {"entity_id": AC}, blocking=True
+    )
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOn", {"name": "Kitchen Lights"})]),
+        Reply(tool_calls=[("HassTurnOff", {"name": "AC"})]),
+        Reply(content="Ok."),
+    )
+
+    request_text = "turn on the kitchen lights and then switch on the AC"
+    await converse(hass, agent_id, request_text)
+
+    assert hass.states.get(KITCHEN).state == "on"
+    assert hass.states.get(AC).state == "on"
