@@ -183,6 +183,14 @@ SCENARIOS: tuple[Scenario, ...] = (
         Turn("turn the office fan down", {OFFICE_FAN: {"percentage": 33}}),
     ),
     one(
+        "device_ceiling_cool_white",
+        "device",
+        Turn(
+            "set the ceiling lights to cool white",
+            {DESK: {"state": "on", "color_temp_kelvin": 5000}},
+        ),
+    ),
+    one(
         "device_office_all_off",
         "device",
         Turn("turn off everything in the office", OFFICE_ALL_OFF),
@@ -516,6 +524,12 @@ SCENARIOS: tuple[Scenario, ...] = (
         "es_bed_on",
         "non_english",
         Turn("Enciende la Bed Light", {BED: "on"}),
+        language="es",
+    ),
+    one(
+        "es_kitchen_off_clitic",
+        "non_english",
+        Turn("Apágame las Kitchen Lights", {KITCHEN: "off"}),
         language="es",
     ),
     Scenario(
