@@ -283,7 +283,17 @@ async def test_a_light_in_a_colour_made_warmer_turns_a_warm_white(
     [
         (("set the kitchen lights to cool white", "en"), {}, 5000),
         (("pon la luz Kitchen Lights en blanco cálido", "es"), {}, 2700),
-        (("make the kitchen lights warm white", "en"), {"brightness": 40}, 2700),
+        # 0.5B's call: a colour HA's colour names lack, a temperature of 25.
+        (
+            ("set the kitchen lights to warm white", "en"),
+            {
+                "area": "Living Room",
+                "domain": "Living Room",
+                "color": "warm white",
+                "temperature": "25",
+            },
+            2700,
+        ),
     ],
 )
 async def test_a_white_said_sets_the_lights_colour_temperature(

@@ -76,6 +76,20 @@ def level_unsaid(key: str) -> JsonObjectType:
     }
 
 
+_WHITES = ("cool_white", "warm_white")
+_COLOUR_SLOTS = frozenset({"color", "temperature"})
+
+
+def white_as_said(slots: Slots, request: str | None, language: str) -> Slots:
+    """The call's slots without its colour and colour temperature where the
+    request says a white ("cool white"): `warmed_lights` sets it. 0.5B sent
+    "set the ceiling lights to cool white" with the colour "cool white",
+    which HA's colour names lack, and a temperature of 25."""
+    if not request or way_said(request, language, _WHITES) is None:
+        return slots
+    return {key: slot for key, slot in slots.items() if key not in _COLOUR_SLOTS}
+
+
 def stepped(reach: Reach, slots: Slots, request: str | None, language: str) -> Reach:
     """The reach with its lights, covers or fans stepped the way the request
     says (`stepped_lights`, `stepped_covers`, `stepped_fans`), where it is
@@ -173,7 +187,7 @@ def warmed_lights(
     lights = [state for target in reach.targets if _takes_kelvin(state := target.state)]
     if len(lights) != len(reach.targets) or "temperature" in slots:
         return None
-    white = way_said(request, language, ("cool_white", "warm_white"))
+    white = way_said(request, language, _WHITES)
     # Not up or down, which step the brightness (`stepped_lights`).
     way = white or way_said(request, language, ("cooler", "warmer"))
     if way is None:
