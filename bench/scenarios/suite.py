@@ -183,10 +183,10 @@ SCENARIOS: tuple[Scenario, ...] = (
         Turn("turn the office fan down", {OFFICE_FAN: {"percentage": 33}}),
     ),
     one(
-        "device_ceiling_cool_white",
+        "device_desk_lamp_cool_white",
         "device",
         Turn(
-            "set the ceiling lights to cool white",
+            "set the desk lamp to cool white",
             {DESK: {"state": "on", "color_temp_kelvin": 5000}},
         ),
     ),
