@@ -12,7 +12,7 @@ from pytest_homeassistant_custom_component.common import async_capture_events
 from tests.scripted_llm import Reply, ScriptedLLMServer
 from tests.tools.conftest import GARAGE
 from tests.tools.test_injection import converse, logged_results, speech
-from tests.tools.test_targets import office_home
+from tests.tools.test_targets import OFFICE_LIGHTS, office_home
 
 pytestmark = pytest.mark.usefixtures("ha_core")
 
@@ -371,6 +371,27 @@ async def test_a_speed_tool_called_for_a_light_sets_its_brightness(
     assert hass.states.get(light).state == "on"
     assert round(hass.states.get(light).attributes["brightness"] / 2.55) == 50
     assert speech(response) == "Done, I set Bed Light to 50%."
+
+
+async def test_a_speed_tool_called_for_a_rooms_light_sets_its_brightness(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "set the LED strip in the kids room to 50%" as
+    HassFanSetSpeed named for the room, which Jarvis took for the room's
+    devices of every kind, and HA's handler refused with "Received invalid
+    slot info for HassFanSetSpeed"."""
+    agent_id = await office_home(hass, scripted_llm)
+    call = ("HassFanSetSpeed", {"name": "Office", "percentage": 50})
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+
+    request_text = "set the ceiling lights in the office to 50%"
+    response = await converse(hass, agent_id, request_text)
+
+    assert (
+        round(hass.states.get(OFFICE_LIGHTS[0]).attributes["brightness"] / 2.55) == 50
+    )
+    assert hass.states.get(OFFICE_LIGHTS[1]).attributes["brightness"] == 180
+    assert speech(response) == "Done, I set Ceiling Lights to 50%."
 
 
 @pytest.mark.parametrize(

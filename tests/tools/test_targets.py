@@ -1327,3 +1327,39 @@ async def test_the_answer_to_which_lock_still_waits_for_a_yes(
     assert speech(confirm) == "Shall I unlock Front Door?"
     assert hass.states.get(front_door).state == "locked"
     assert len(scripted_llm.chat_requests) == calls_before
+
+
+# Named by the words, or of the kind they say.
+@pytest.mark.parametrize("shared_name", ["Thermostat", "Heating"])
+async def test_a_guessed_name_is_the_device_in_the_place_said(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, shared_name: str
+) -> None:
+    """0.5B sent "starte den Staubsauger im Büro" (five robots of one name,
+    one a room) with a motion sensor's name, and Jarvis asked "Welches
+    meinst du: Saugroboter?": the one in the room said is meant, here of
+    three thermostats of one name."""
+    agent_id = await office_home(hass, scripted_llm)
+    office = ar.async_get(hass).async_get_area_by_name("Office")
+    assert office is not None
+    registry = er.async_get(hass)
+    for thermostat in hass.states.async_entity_ids("climate"):
+        registry.async_update_entity(thermostat, name=shared_name)
+    registry.async_update_entity("climate.hvac", area_id=office.id)
+    await hass.async_block_till_done()
+    before = {
+        state.entity_id: state.attributes.get("temperature")
+        for state in hass.states.async_all("climate")
+    }
+    call = (
+        "HassClimateSetTemperature",
+        {"name": "AC", "area": "AC", "temperature": 23},
+    )
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+
+    await converse(hass, agent_id, "set the thermostat in the office to 23 degrees")
+
+    after = {
+        state.entity_id: state.attributes.get("temperature")
+        for state in hass.states.async_all("climate")
+    }
+    assert after == before | {"climate.hvac": 23}

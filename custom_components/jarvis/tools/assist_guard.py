@@ -66,7 +66,6 @@ from .intent_reach import (
     intent_targets,
     service_intent_handler,
     target_deeds,
-    turned_as_said,
 )
 from .match_words import MatchInWordsTool, called_in_words, serving_words
 from .matching import ENTITIES, Slots
@@ -76,6 +75,7 @@ from .services import satellite_area
 from .steps import level_unsaid, stepped_as_said, unrequired, white_as_said
 from .targets import named_instead, repair_targets
 from .todo_lists import LIST_SERVICES, ListItemTool
+from .turns import turned_as_said
 
 
 def _guarded_kinds(hass: HomeAssistant) -> frozenset[str]:

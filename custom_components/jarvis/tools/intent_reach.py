@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from homeassistant.components.cover import ATTR_POSITION
@@ -25,14 +26,14 @@ import voluptuous as vol
 
 from ..const import DOMAIN
 from ..engine.arguments import said_percent
-from ..engine.lang import verb_domains, way_said
+from ..engine.lang import verb_domains
 from ..engine.phrases import Deed
-from ..engine.router import command_parts, joins_commands
+from ..engine.router import joins_commands
 from ..engine.spoken_numbers import in_digits
 from ..safety.effects import Call
 from .deeds import deeds, said_level, said_service
 from .matching import ENTITIES, Slots, intent_constraints
-from .meant import part_naming, said_targets
+from .meant import said_targets
 from .service_features import supports
 
 # The level a service intent sets that a step may stand for ("turn the fan
@@ -66,7 +67,7 @@ _ON_OFF_CALLS = {
     ("valve", "turn_on"): "open_valve",
     ("valve", "turn_off"): "close_valve",
 }
-_ON_OFF_INTENTS = frozenset({intent.INTENT_TURN_ON, intent.INTENT_TURN_OFF})
+ON_OFF_INTENTS = frozenset({intent.INTENT_TURN_ON, intent.INTENT_TURN_OFF})
 # What the on/off intents mean for a domain HA's handler refuses (it has no
 # turn_on/turn_off): "deactivate the alarm" disarms it. Jarvis makes these
 # calls itself.
@@ -158,10 +159,18 @@ def _reach(
     """`intent_targets`, whether or not each entity can take its call."""
     if (handler := service_intent_handler(hass, intent_type)) is None:
         return Reach()
+    of_another_kind = partial(
+        _of_another_kind,
+        hass,
+        handler,
+        assistant=assistant,
+        language=language,
+        request=request,
+    )
     try:
         slots = _validated(handler, slots)
     except vol.Invalid:
-        return _of_a_kind_refused(hass, handler, slots, assistant)
+        return of_another_kind(slots)
     constraints = intent_constraints(handler, slots, assistant)
     if not constraints.has_constraints:
         return Reach()  # HA refuses to target the whole house
@@ -205,21 +214,7 @@ def _reach(
                 acts_when=tuple(sorted(wanted)) if by_state else (),
             )
     if not match.is_match:
-        refused = _of_a_kind_refused(hass, handler, slots, assistant)
-        if refused.refused and (slot_level := _level_slot(slots)) is not None:
-            # A level tool that matches only its own kind: HassFanSetSpeed
-            # for "set the LED strip to 50%", which 0.5B repeated after
-            # being told to use HassLightSet.
-            return _leveled_instead(
-                hass,
-                slots,
-                slot_level,
-                refused.refused,
-                assistant=assistant,
-                language=language,
-                request=request,
-            )
-        return refused
+        return of_another_kind(slots)
     found = [
         target
         for state in match.states
@@ -260,7 +255,7 @@ def _reach(
         named = verb_domains(request, language)
         found = [t for t in found if t.state.domain in named] or found
     if (
-        intent_type in _ON_OFF_INTENTS
+        intent_type in ON_OFF_INTENTS
         and request
         and not joins_commands(request, language)
         and (level := said_percent(in_digits(request, language))) is not None
@@ -343,101 +338,6 @@ def level_targets(
     return targets
 
 
-# The two ways the on/off intents turn a device of these domains, HassTurnOn's
-# first; any other is turned on or off, but for those only ever turned on.
-_TURNS = {
-    "lock": ("lock", "unlock"),
-    "cover": ("open", "close"),
-    "valve": ("open", "close"),
-}
-_ON_OFF = ("on", "off")
-_ONLY_ON = frozenset({"scene", "script", "button", "input_button"})
-
-
-def turned_as_said(
-    hass: HomeAssistant,
-    intent_type: str,
-    reach: Reach,
-    slots: Slots,
-    *,
-    assistant: str | None,
-    language: str,
-    request: str | None,
-) -> Reach:
-    """The reach of the on/off intent that turns the call's devices the way
-    the request's words say, where the call turns them the other way, run by
-    Jarvis as HA's tool is the other one (0.5B locked the back door for "abre
-    con llave la puerta trasera", opened the garage door for "baja la puerta
-    del garaje del todo", and turned on the lamp of "apágame la lámpara de
-    pie"); refused where the words only turn another kind
-    (`_turned_elsewhere`); else the reach as it is."""
-    domains = {target.state.domain for target in reach.targets}
-    if intent_type not in _ON_OFF_INTENTS or not request or not domains:
-        return reach
-    turns = {_TURNS.get(domain, _ON_OFF) for domain in domains}
-    if len(turns) != 1 or domains & _ONLY_ON:
-        return _turned_elsewhere(reach, domains, request, language)
-    ways = turns.pop()
-    own_part = part_naming(hass, [t.state for t in reach.targets], request, language)
-    if (way := way_said(own_part, language, ways)) is None:
-        return _turned_elsewhere(reach, domains, request, language)
-    meant = intent.INTENT_TURN_ON if way == ways[0] else intent.INTENT_TURN_OFF
-    if meant == intent_type:
-        return reach
-    return turned(
-        hass, meant, slots, assistant=assistant, language=language, request=request
-    )
-
-
-def turned(
-    hass: HomeAssistant,
-    intent_type: str,
-    slots: Slots,
-    *,
-    assistant: str | None,
-    language: str,
-    request: str | None,
-) -> Reach:
-    """The reach of an on/off intent for the call's slots, run by Jarvis:
-    HA's tool is another one."""
-    reach = intent_targets(
-        hass,
-        intent_type,
-        slots,
-        assistant=assistant,
-        language=language,
-        request=request,
-    )
-    return replace(reach, targets=[replace(t, by_ha=False) for t in reach.targets])
-
-
-def _turned_elsewhere(
-    reach: Reach, domains: set[str], request: str, language: str
-) -> Reach:
-    """The reach refused, where a request of one command says only how a
-    lock is turned and the call turns something else, or how a door is
-    opened and the call turns a lock: 0.5B wrote "lock all the doors" (no
-    lock exposed) as HassTurnOn for "door", which would open the garage door.
-    Opening and closing are said of lights too ("auf", "baja la luz"), so
-    those count against locks only."""
-    if domains == {"lock"}:
-        elsewhere = _TURNS["cover"]
-    elif "lock" not in domains:
-        elsewhere = _TURNS["lock"]
-    else:
-        return reach
-    said = [way for way in elsewhere if way_said(request, language, (way, way))]
-    if not said or not one_command(request, language):
-        return reach
-    return Reach(refused=[t.state for t in reach.targets], way_elsewhere=said[0])
-
-
-def one_command(request: str, language: str) -> bool:
-    """Whether a request holds one command: no joining word of its language
-    or English, and no comma between commands."""
-    return all(len(command_parts(request, code)) == 1 for code in {language, "en"})
-
-
 def _validated(handler: intent.DynamicServiceIntentHandler, slots: Slots) -> Slots:
     """The slots as the handler validates them, but for its level where the
     call leaves that out (`STEPPED_LEVELS`): its calls then set none."""
@@ -473,18 +373,50 @@ def _leveled_instead(
     return Reach() if any(t.by_ha for t in leveled) else Reach(leveled, reach.shared)
 
 
+def _of_another_kind(
+    hass: HomeAssistant,
+    handler: intent.DynamicServiceIntentHandler,
+    slots: Slots,
+    *,
+    assistant: str | None,
+    language: str,
+    request: str | None,
+) -> Reach:
+    """Where a call's name or place reaches only kinds the handler cannot
+    act on (or the handler refuses the kind the call gives): for a level
+    tool, the level set on what it reaches (HassFanSetSpeed for "set the LED
+    strip to 50%", which 0.5B repeated after being told to use HassLightSet;
+    the LED strip's room as the name); else what it reaches, as refused
+    (0.5B raised a thermostat with HassSetVolume and "domain": "climate",
+    HA's error named only the slot, and 0.5B read it out)."""
+    refused = _of_a_kind_refused(hass, handler, slots, assistant)
+    if refused.refused and (slot_level := _level_slot(slots)) is not None:
+        return _leveled_instead(
+            hass,
+            slots,
+            slot_level,
+            refused.refused,
+            assistant=assistant,
+            language=language,
+            request=request,
+        )
+    return refused
+
+
 def _of_a_kind_refused(
     hass: HomeAssistant,
     handler: intent.DynamicServiceIntentHandler,
     slots: Slots,
     assistant: str | None,
 ) -> Reach:
-    """What a call's name reaches, as refused, where it is only of kinds the
-    handler cannot act on, or where the handler refuses the kind the call
-    gives: 0.5B raised a thermostat with HassSetVolume and "domain":
-    "climate", HA's error named only the slot, and 0.5B read it out."""
+    """What a call's name or place reaches, as refused, where it is only of
+    kinds the handler cannot act on."""
     unkinded = {k: v for k, v in slots.items() if k not in ("domain", "device_class")}
-    if (kinds := handler.required_domains) is None or "name" not in slots:
+    if (kinds := handler.required_domains) is None or not unkinded.keys() & {
+        "name",
+        "area",
+        "floor",
+    }:
         return Reach()
     try:
         unkinded = handler.async_validate_slots(unkinded)
@@ -568,7 +500,7 @@ def _target(
     except intent.IntentError:
         return None
     data: dict[str, Any] = {ATTR_ENTITY_ID: state.entity_id}
-    if intent_obj.intent_type in _ON_OFF_INTENTS:
+    if intent_obj.intent_type in ON_OFF_INTENTS:
         if own := _ON_OFF_CALLS.get((state.domain, service)):
             return Target(state, Call(state.domain, own, data))
         if beyond := _BEYOND_HA_CALLS.get((state.domain, service)):

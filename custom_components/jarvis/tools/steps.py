@@ -42,8 +42,9 @@ from ..engine.lang import language_pack, step_sign, way_said
 from ..engine.results import INVALID_ARGUMENTS
 from ..engine.text import mentions
 from ..safety.effects import Call
-from .intent_reach import Reach, Target, one_command, turned
+from .intent_reach import Reach, Target
 from .matching import Slots
+from .turns import one_command, turned
 
 # How far "brighter" or "dim", said with no number, moves a light's
 # brightness, and "a bit" a cover's position, in percent.

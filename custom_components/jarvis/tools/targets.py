@@ -36,9 +36,9 @@ from ..engine.text import (
     within,
 )
 from .matching import ENTITIES, Matching, Slots, intent_constraints, reach
-from .meant import MAX_CHOICES, Answer, which, words_fitting
+from .meant import MAX_CHOICES, Answer, said_targets, which, words_fitting
 from .places import area_said, pointed_instead, said_places, unknown_places
-from .services import closest_names
+from .services import closest_names, entity_area
 
 # What "everything in the office" means when the model named the room as a
 # device: not its doors, blinds or locks.
@@ -320,9 +320,15 @@ def _said_or_meant(
         said := _named_by_user(
             hass, handler, where, assistant, request, language=language
         )
-    ) is not None:
-        return where | {"name": {"value": said}}
-    return _meant_by_words(hass, handler, where, assistant, request, language=language)
+    ) is None:
+        return _meant_by_words(
+            hass, handler, where, assistant, request, language=language
+        )
+    named = [s for s in reach(hass, handler, where, assistant) if s.name == said]
+    # A name several devices have: the one in the place the words say.
+    if request and len(meant := said_targets(hass, named, request, language)) == 1:
+        return where | _named_apart(hass, meant[0], named)
+    return where | {"name": {"value": said}}
 
 
 def _meant_by_words(
@@ -352,12 +358,25 @@ def _meant_by_words(
         for state in reachable
         if points_to(Device((), state.domain, state.state), said)
     ]
+    # "starte den Staubsauger im Büro", of five robots of one name.
+    meant = said_targets(hass, meant, request, language)
     if len(meant) == 1:
-        return rest | {"name": {"value": meant[0].name}}
+        return rest | _named_apart(hass, meant[0], reachable)
     if says_everything(request, language) and not leaves_out(request, language):
         every = [state for state in meant if state.domain in _ROOM_DOMAINS]
         return _of_all(every) if every else None
     return which(meant, language) if meant else None
+
+
+def _named_apart(hass: HomeAssistant, state: State, others: Sequence[State]) -> Slots:
+    """The slots that name this device alone: its name, and its area where
+    another device has that name."""
+    slots: Slots = {"name": {"value": state.name}}
+    shared = any(o.name == state.name and o is not state for o in others)
+    area_id = entity_area(hass, state.entity_id) if shared else None
+    if area_id and (area := ar.async_get(hass).async_get_area(area_id)):
+        slots["area"] = {"value": area.name}
+    return slots
 
 
 def _guessed_name_meant(  # noqa: PLR0917 - the call, its name and places

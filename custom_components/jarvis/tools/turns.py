@@ -1,0 +1,111 @@
+"""The on/off intents' reach turned the way the request's words say: a
+lock, cover or valve, or any device turned on or off, by the command of the
+request that names it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import intent
+
+from ..engine.lang import way_said
+from ..engine.router import command_parts
+from .intent_reach import ON_OFF_INTENTS, Reach, intent_targets
+from .matching import Slots
+from .meant import part_naming
+
+# The two ways the on/off intents turn a device of these domains, HassTurnOn's
+# first; any other is turned on or off, but for those only ever turned on.
+_TURNS = {
+    "lock": ("lock", "unlock"),
+    "cover": ("open", "close"),
+    "valve": ("open", "close"),
+}
+_ON_OFF = ("on", "off")
+_ONLY_ON = frozenset({"scene", "script", "button", "input_button"})
+
+
+def turned_as_said(
+    hass: HomeAssistant,
+    intent_type: str,
+    reach: Reach,
+    slots: Slots,
+    *,
+    assistant: str | None,
+    language: str,
+    request: str | None,
+) -> Reach:
+    """The reach of the on/off intent that turns the call's devices the way
+    the request's words say, where the call turns them the other way, run by
+    Jarvis as HA's tool is the other one (0.5B locked the back door for "abre
+    con llave la puerta trasera", opened the garage door for "baja la puerta
+    del garaje del todo", and turned on the lamp of "apágame la lámpara de
+    pie"); refused where the words only turn another kind
+    (`_turned_elsewhere`); else the reach as it is."""
+    domains = {target.state.domain for target in reach.targets}
+    if intent_type not in ON_OFF_INTENTS or not request or not domains:
+        return reach
+    turns = {_TURNS.get(domain, _ON_OFF) for domain in domains}
+    if len(turns) != 1 or domains & _ONLY_ON:
+        return _turned_elsewhere(reach, domains, request, language)
+    ways = turns.pop()
+    own_part = part_naming(hass, [t.state for t in reach.targets], request, language)
+    if (way := way_said(own_part, language, ways)) is None:
+        return _turned_elsewhere(reach, domains, request, language)
+    meant = intent.INTENT_TURN_ON if way == ways[0] else intent.INTENT_TURN_OFF
+    if meant == intent_type:
+        return reach
+    return turned(
+        hass, meant, slots, assistant=assistant, language=language, request=request
+    )
+
+
+def turned(
+    hass: HomeAssistant,
+    intent_type: str,
+    slots: Slots,
+    *,
+    assistant: str | None,
+    language: str,
+    request: str | None,
+) -> Reach:
+    """The reach of an on/off intent for the call's slots, run by Jarvis:
+    HA's tool is another one."""
+    reach = intent_targets(
+        hass,
+        intent_type,
+        slots,
+        assistant=assistant,
+        language=language,
+        request=request,
+    )
+    return replace(reach, targets=[replace(t, by_ha=False) for t in reach.targets])
+
+
+def _turned_elsewhere(
+    reach: Reach, domains: set[str], request: str, language: str
+) -> Reach:
+    """The reach refused, where a request of one command says only how a
+    lock is turned and the call turns something else, or how a door is
+    opened and the call turns a lock: 0.5B wrote "lock all the doors" (no
+    lock exposed) as HassTurnOn for "door", which would open the garage door.
+    Opening and closing are said of lights too ("auf", "baja la luz"), so
+    those count against locks only."""
+    if domains == {"lock"}:
+        elsewhere = _TURNS["cover"]
+    elif "lock" not in domains:
+        elsewhere = _TURNS["lock"]
+    else:
+        return reach
+    said = [way for way in elsewhere if way_said(request, language, (way, way))]
+    if not said or not one_command(request, language):
+        return reach
+    return Reach(refused=[t.state for t in reach.targets], way_elsewhere=said[0])
+
+
+def one_command(request: str, language: str) -> bool:
+    """Whether a request holds one command: no joining word of its language
+    or English, and no comma between commands."""
+    return all(len(command_parts(request, code)) == 1 for code in {language, "en"})
