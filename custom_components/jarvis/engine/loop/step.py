@@ -91,6 +91,7 @@ class ModelStep:
         tools_offered: bool,
         instruction: str | None = None,
         purpose: Purpose = "step",
+        alone: str | None = None,
     ) -> None:
         self._turn = turn
         self._tools_offered = tools_offered
@@ -99,6 +100,8 @@ class ModelStep:
         self._protocol: CallProtocol = "none"
         # Appended to this request only, never kept in the conversation.
         self._instruction = instruction
+        # A command of the request, asked in its place (`asked_alone`).
+        self._alone = alone
         self._native_calls: list[ToolCall] = []
         # Checked text from a claim of an action not done yet on (`_checked`).
         self._held: list[str] = []
@@ -285,7 +288,10 @@ class ModelStep:
             # reply is read as words only): 0.5B re-read 300 tokens of tool
             # lines on a 2-core CPU after each answer step.
             system = f"{system}\n\n{render_tool_section(shown, turn.lead_tool)}"
-        messages = with_context(self._fitted(system, tools), turn.note())
+        fitted = self._fitted(system, tools)
+        if self._alone:
+            fitted = asked_alone(fitted, self._alone)
+        messages = with_context(fitted, turn.note())
         if not tools:
             messages = render_messages_for_text_protocol(messages)
         if settings.redact_prompts:
@@ -389,13 +395,26 @@ class ModelStep:
 CONTEXT_HEADER = "Context of this request, from Jarvis:"
 
 
-def with_context(messages: Sequence[Message], note: str) -> list[Message]:
-    """The messages with the turn's context put before the request's words:
-    at the end, after everything the server has cached."""
-    index = next(
+def asked_alone(messages: Sequence[Message], command: str) -> list[Message]:
+    """The messages with one command of the request asked in the request's
+    place, and this turn's calls left out: shown its call for the part done
+    and told to do the rest, 0.5B made the same call again."""
+    index = _last_user(messages)
+    kept = messages[:index] if index is not None else messages
+    return [*kept, Message("user", command)]
+
+
+def _last_user(messages: Sequence[Message]) -> int | None:
+    return next(
         (i for i in range(len(messages) - 1, -1, -1) if messages[i].role == "user"),
         None,
     )
+
+
+def with_context(messages: Sequence[Message], note: str) -> list[Message]:
+    """The messages with the turn's context put before the request's words:
+    at the end, after everything the server has cached."""
+    index = _last_user(messages)
     if not note or index is None:
         return list(messages)
     request = messages[index]

@@ -50,7 +50,6 @@ from .host import Delta, StepHost, ToolCallDelta, call_step, say_text
 from .instructions import (
     ANSWER_INSTRUCTION,
     COMMAND_INSTRUCTION,
-    PART_INSTRUCTION,
     PLAIN_REPLY_INSTRUCTION,
     in_language,
     summary_instruction,
@@ -194,6 +193,7 @@ class Turn:
             # Shown the idle tools, 0.5B wrote a call for "good night" in two
             # replies of four, and each took a repair call.
             nudge = in_language(PLAIN_REPLY_INSTRUCTION, self.language)
+        alone: str | None = None
         failed_steps = 0
         asked_at = len(self.messages)
         steps = max(1, self.engine.settings.max_turns)
@@ -205,7 +205,9 @@ class Turn:
                 if answer
                 else nudge,
                 purpose="answer" if answer else "step",
+                alone=alone,
             )
+            alone = None
             results = await host.run_step(step.deltas())
             records = self.record_calls(step.calls, results) if step.calls else []
             if records:
@@ -294,7 +296,7 @@ class Turn:
                         f" ({planned.detail})" if planned.detail else ""
                     )
                 case "next_part":
-                    answer, nudge = False, PART_INSTRUCTION.format(command=part)
+                    answer, nudge, alone = False, None, part
                 case "answer" | "step" as kind:
                     answer, nudge = kind == "answer", None
 
