@@ -4,15 +4,23 @@ lámpara de pie en el jardín" (a generated home no session had written)."""
 
 from __future__ import annotations
 
+import json
+
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import area_registry as ar, entity_registry as er
 import pytest
 
+from custom_components.jarvis.const import CONF_MODEL
 from tests.scripted_llm import Reply, ScriptedLLMServer
+from tests.test_conversation import setup_jarvis as setup_demo_jarvis
 from tests.tools.conftest import KITCHEN
 from tests.tools.test_injection import converse
 from tests.tools.test_targets import AC, office_home
 
 pytestmark = pytest.mark.usefixtures("ha_core")
+
+CEILING = "light.ceiling_lights"
+OFFICE_RGBW = "light.office_rgbw_lights"
 
 
 @pytest.mark.parametrize(
@@ -73,3 +81,39 @@ async def test_each_call_goes_the_way_of_the_command_naming_it(
 
     assert hass.states.get(KITCHEN).state == "on"
     assert hass.states.get(AC).state == "on"
+
+
+async def test_a_command_asked_alone_is_judged_by_its_own_words(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent the part left of "enciende los focos en el despacho y luego
+    prende la tira LED en el salón", asked alone, as HassTurnOn for the
+    office: judged by the whole request, which names the office's LED strip
+    too, both were turned on."""
+    _, agent_id = await setup_demo_jarvis(
+        hass, scripted_llm, **{CONF_MODEL: "qwen2.5-coder:0.5b"}
+    )
+    office = ar.async_get(hass).async_create("Office")
+    for light in (CEILING, OFFICE_RGBW):
+        er.async_get(hass).async_update_entity(light, area_id=office.id)
+    await hass.services.async_call(
+        "light", "turn_off", {"entity_id": CEILING}, blocking=True
+    )
+    scripted_llm.script(
+        written_call("HassTurnOff", {"name": "Office RGBW Lights"}),
+        written_call("HassTurnOn", {"name": "Office"}),
+    )
+
+    request_text = (
+        "turn off the office rgbw lights and then turn on the ceiling lights "
+        "in the office"
+    )
+    await converse(hass, agent_id, request_text)
+
+    assert hass.states.get(OFFICE_RGBW).state == "off"
+    assert hass.states.get(CEILING).state == "on"
+
+
+def written_call(name: str, arguments: dict[str, str]) -> Reply:
+    """A call as a small model writes it on the text protocol."""
+    return Reply(content=json.dumps({"name": name, "arguments": arguments}))

@@ -22,10 +22,11 @@ CHOICES = "choices"
 # What a call's choice replaces: where it was looked for, and of what kind.
 _NARROWING = ("name", "area", "floor", "domain", "device_class")
 
-# While an answered call runs, the request it is for: the one asked about,
-# with the answer ("turn up the heat the Hvac"). Tools read the user's
-# words from it, the step said as well as the device chosen.
-ANSWERED_REQUEST: ContextVar[str | None] = ContextVar("answered_request", default=None)
+# While calls run for a request that is not the user's latest message, that
+# request: the one a which-question asked about, with the answer ("turn up
+# the heat the Hvac"), or one command of joined ones asked alone. Tools read
+# the user's words from it, the step said as well as the device chosen.
+ASKED_REQUEST: ContextVar[str | None] = ContextVar("asked_request", default=None)
 
 
 class Answered(NamedTuple):

@@ -45,7 +45,7 @@ from ..engine.phrases import (
     phrase,
 )
 from ..engine.results import failed
-from ..engine.which_answer import ANSWERED_REQUEST
+from ..engine.which_answer import ASKED_REQUEST
 from .effects import Call
 
 TAINT_TTL = 3600.0  # seconds a conversation counts as having seen outside content
@@ -86,9 +86,8 @@ def _turn_id(llm_context: llm.LLMContext) -> str:
 
 def user_text() -> str | None:
     """The user's latest message in the conversation being answered, if
-    known; with the request it completes, where it answers a which-question
-    and its call runs (`ANSWERED_REQUEST`)."""
-    if (answered := ANSWERED_REQUEST.get()) is not None:
+    known; while calls run for another request (`ASKED_REQUEST`), that one."""
+    if (answered := ASKED_REQUEST.get()) is not None:
         return answered
     if (log := ha_chat_log.current_chat_log.get()) is None:
         return None

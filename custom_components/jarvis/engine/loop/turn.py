@@ -45,6 +45,7 @@ from ..textproto import (
     validate_arguments,
 )
 from ..types import JsonObject, Message, ToolCall, ToolSpec
+from ..which_answer import ASKED_REQUEST
 from .done import can_say_done, done_calls, fallback_text, found, part_left
 from .host import Delta, StepHost, ToolCallDelta, call_step, say_text
 from .instructions import (
@@ -207,8 +208,14 @@ class Turn:
                 purpose="answer" if answer else "step",
                 alone=alone,
             )
+            # The calls of a command asked alone are judged by its words.
+            asked = ASKED_REQUEST.set(alone) if alone else None
+            try:
+                results = await host.run_step(step.deltas())
+            finally:
+                if asked:
+                    ASKED_REQUEST.reset(asked)
             alone = None
-            results = await host.run_step(step.deltas())
             records = self.record_calls(step.calls, results) if step.calls else []
             if records:
                 all_failed = all(failed(r.result) for r in records)
