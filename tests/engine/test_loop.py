@@ -277,6 +277,33 @@ async def test_a_joined_command_left_undone_is_asked_alone(
     assert "Kettle" not in json.dumps(asked[1:])
 
 
+async def test_joined_commands_mixed_into_a_failing_call_are_asked_alone(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B wrote "apaga la luz del techo en la cocina y luego cierra la
+    cortina en el jardín" as one call for "light" in "cooking", an awning,
+    and repeated it (a home no session had written): each command is then
+    asked alone."""
+
+    async def turn_on(args: JsonObject) -> JsonObject:
+        if args["name"] == "Both":
+            return {"error": "MatchFailedError", "error_text": "No device 'Both'."}
+        return {"success": True, "did": DidPhrase(f"turned on {args['name']}")}
+
+    scripted_llm.script(call_of("Both"), call_of("Kettle"), call_of("Tree"))
+    result = await run_loop(
+        client,
+        LocalStepHost({"HassTurnOn": turn_on}),
+        model="qwen2.5-coder:0.5b",
+        history=[Message("user", "turn on the kettle and then switch on the tree")],
+    )
+
+    assert result.text == "Done, I turned on Kettle and turned on Tree."
+    asked = [r["json"]["messages"][-1]["content"] for r in scripted_llm.chat_requests]
+    assert asked[1].endswith("turn on the kettle")
+    assert asked[2].endswith("switch on the tree")
+
+
 async def test_joined_commands_named_apart_from_what_was_done_end_in_one_call(
     client: LLMClient, scripted_llm: ScriptedLLMServer
 ) -> None:

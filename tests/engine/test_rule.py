@@ -79,6 +79,18 @@ CALLS = AfterStep(outcome="calls", steps_left=3)
             ),
             "say_done",
         ),
+        # Joined commands mixed into failing calls: the first asked alone,
+        # before the failures would end the turn.
+        (
+            AfterStep(
+                outcome="calls",
+                text_mode=True,
+                failed_steps=MAX_FAILED_STEPS,
+                fumbled_parts=True,
+                steps_left=2,
+            ),
+            "next_part",
+        ),
         # A native model's one command ends in one call too: Jarvis says it.
         (
             AfterStep(

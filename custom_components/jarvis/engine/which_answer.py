@@ -7,7 +7,8 @@ for "set the thermostat to 21", for a question of its own, and answered
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from contextvars import ContextVar
 import json
 from typing import NamedTuple
@@ -27,6 +28,20 @@ _NARROWING = ("name", "area", "floor", "domain", "device_class")
 # the heat the Hvac"), or one command of joined ones asked alone. Tools read
 # the user's words from it, the step said as well as the device chosen.
 ASKED_REQUEST: ContextVar[str | None] = ContextVar("asked_request", default=None)
+
+
+@contextmanager
+def calls_for(request: str | None) -> Iterator[None]:
+    """Calls made inside are for this request (`ASKED_REQUEST`); for the
+    user's latest message where None."""
+    if request is None:
+        yield
+        return
+    token = ASKED_REQUEST.set(request)
+    try:
+        yield
+    finally:
+        ASKED_REQUEST.reset(token)
 
 
 class Answered(NamedTuple):

@@ -98,6 +98,26 @@ def part_left(
     return left[0] if left and len(left) < len(parts) else None
 
 
+def first_of_mixed(
+    step_calls: Sequence[ToolCallRecord],
+    done: Sequence[str],
+    request: str,
+    language: str | None,
+) -> str | None:
+    """The first command of a request that joins commands, where every call
+    of this step failed and none of the turn worked: the model mixed them
+    into one call (0.5B's "light" in "cooking", an awning, for "apaga la luz
+    del techo en la cocina y luego cierra la cortina en el jardín")."""
+    if (
+        not step_calls
+        or done
+        or not all(failed(record.result) for record in step_calls)
+        or not joins_commands(request, language)
+    ):
+        return None
+    return command_parts(request, language)[0]
+
+
 def fallback_text(
     calls: Sequence[ToolCallRecord], request: str, language: str | None
 ) -> str:

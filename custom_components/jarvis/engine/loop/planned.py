@@ -11,7 +11,7 @@ from ..results import failed
 from ..router import fits, is_question
 from ..textproto import find_tool, new_call, validate_arguments
 from ..types import ToolCall
-from ..which_answer import ASKED_REQUEST, answered_call
+from ..which_answer import answered_call, calls_for
 from .host import StepHost, ToolCallDelta, call_step
 
 if TYPE_CHECKING:
@@ -55,11 +55,8 @@ async def run_answered(turn: Turn, host: StepHost) -> bool:
     async def call() -> AsyncIterator[ToolCallDelta | None]:
         yield ToolCallDelta(new_call(turn.call_count, tool.name, args))
 
-    asked = ASKED_REQUEST.set(request)
-    try:
+    with calls_for(request):
         return await _run_then_say(turn, host, call())
-    finally:
-        ASKED_REQUEST.reset(asked)
 
 
 async def _run_then_say(

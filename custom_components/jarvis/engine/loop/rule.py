@@ -73,6 +73,11 @@ class AfterStep:
     # On the text protocol, a command the request joins to others that no
     # call has acted on: 0.5B makes one call per reply.
     part_left: bool = False
+    # On the text protocol, every call of a request that joins commands
+    # failed, and none was asked alone yet: 0.5B mixed "apaga la luz del techo
+    # en la cocina y luego cierra la cortina en el jardín" into one call
+    # (name "light", area "cooking", domain "awning") and repeated it.
+    fumbled_parts: bool = False
     # Shown its tools only in case (no tool's words in the request), the
     # model took the user's words for a device the home does not have in
     # every call: "say hello to my friend Anna" turned on "Anna", then
@@ -103,6 +108,8 @@ def next_step(after: AfterStep) -> Next:
         return "repair"
     if after.unasked_calls:
         return "reply_instead" if after.question else "not_understood"
+    if after.fumbled_parts and after.steps_left:
+        return "next_part"
     if after.failed_steps >= MAX_FAILED_STEPS:
         return "give_up"
     if after.planned:

@@ -45,8 +45,15 @@ from ..textproto import (
     validate_arguments,
 )
 from ..types import JsonObject, Message, ToolCall, ToolSpec
-from ..which_answer import ASKED_REQUEST
-from .done import can_say_done, done_calls, fallback_text, found, part_left
+from ..which_answer import calls_for
+from .done import (
+    can_say_done,
+    done_calls,
+    fallback_text,
+    first_of_mixed,
+    found,
+    part_left,
+)
 from .host import Delta, StepHost, ToolCallDelta, call_step, say_text
 from .instructions import (
     ANSWER_INSTRUCTION,
@@ -109,6 +116,14 @@ class Turn:
     small_talk: SmallTalk | None = None
     # A sentence of the reply was put right as an apology (`ground`).
     apologized: bool = False
+    # The calls before this one were joined commands mixed into failing
+    # calls, each command since asked alone: what the turn did is after.
+    standing_from: int = 0
+
+    @property
+    def standing_calls(self) -> list[ToolCallRecord]:
+        """The turn's calls that tell what it did (`standing_from`)."""
+        return self.result.tool_calls[self.standing_from :]
 
     @property
     def text_mode(self) -> bool:
@@ -195,6 +210,7 @@ class Turn:
             # replies of four, and each took a repair call.
             nudge = in_language(PLAIN_REPLY_INSTRUCTION, self.language)
         alone: str | None = None
+        asked_alone = False
         failed_steps = 0
         asked_at = len(self.messages)
         steps = max(1, self.engine.settings.max_turns)
@@ -208,13 +224,8 @@ class Turn:
                 purpose="answer" if answer else "step",
                 alone=alone,
             )
-            # The calls of a command asked alone are judged by its words.
-            asked = ASKED_REQUEST.set(alone) if alone else None
-            try:
+            with calls_for(alone):
                 results = await host.run_step(step.deltas())
-            finally:
-                if asked:
-                    ASKED_REQUEST.reset(asked)
             alone = None
             records = self.record_calls(step.calls, results) if step.calls else []
             if records:
@@ -222,9 +233,16 @@ class Turn:
                 failed_steps = failed_steps + 1 if all_failed else 0
             done = [r.name for r in self.result.tool_calls if not failed(r.result)]
             planned = self.plan.next_after(done)
+            mixed = (
+                first_of_mixed(records, done, self.request, self.language)
+                if self.text_mode and not asked_alone
+                else None
+            )
+            if mixed:
+                self.standing_from = len(self.result.tool_calls)
             # 0.5B makes one call per reply on the text protocol.
-            calls = self.result.tool_calls
-            part = (
+            calls = self.standing_calls
+            part = mixed or (
                 part_left(calls, self.request, self.language)
                 if self.text_mode
                 else None
@@ -241,6 +259,7 @@ class Turn:
                 can_say_done=can_say_done(calls, self.request, self.language),
                 one_command=not joins_commands(self.request, self.language),
                 part_left=part is not None,
+                fumbled_parts=mixed is not None,
                 mistook_words=self.chit_chat
                 and bool(records)
                 and all(
@@ -303,7 +322,7 @@ class Turn:
                         f" ({planned.detail})" if planned.detail else ""
                     )
                 case "next_part":
-                    answer, nudge, alone = False, None, part
+                    answer, nudge, alone, asked_alone = False, None, part, True
                 case "answer" | "step" as kind:
                     answer, nudge = kind == "answer", None
 
@@ -333,7 +352,7 @@ class Turn:
     async def _say_what_was_done(self, host: StepHost) -> bool:
         """End a command's turn by saying what its actions did, in Jarvis's
         words, when each says. Returns whether it did."""
-        calls = self.result.tool_calls
+        calls = self.standing_calls
         if not can_say_done(calls, self.request, self.language):
             return False
         phrases = [
