@@ -1329,15 +1329,26 @@ async def test_the_answer_to_which_lock_still_waits_for_a_yes(
     assert len(scripted_llm.chat_requests) == calls_before
 
 
-# Named by the words, or of the kind they say.
-@pytest.mark.parametrize("shared_name", ["Thermostat", "Heating"])
+@pytest.mark.parametrize(
+    ("shared_name", "called_name"),
+    [
+        ("Thermostat", "AC"),  # named by the words
+        ("Heating", "AC"),  # of the kind the words say
+        ("Heating", "thermostat"),  # the user's word for the kind, as the name
+    ],
+)
 async def test_a_guessed_name_is_the_device_in_the_place_said(
-    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, shared_name: str
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    shared_name: str,
+    called_name: str,
 ) -> None:
     """0.5B sent "starte den Staubsauger im Büro" (five robots of one name,
     one a room) with a motion sensor's name, and Jarvis asked "Welches
-    meinst du: Saugroboter?": the one in the room said is meant, here of
-    three thermostats of one name."""
+    meinst du: Saugroboter?"; "starte den Staubsauger in der Küche" with
+    the user's word for the kind as the name ended "ich kenne kein Gerät
+    namens Staubsauger". The one in the room said is meant, here of three
+    thermostats of one name."""
     agent_id = await office_home(hass, scripted_llm)
     office = ar.async_get(hass).async_get_area_by_name("Office")
     assert office is not None
@@ -1350,10 +1361,8 @@ async def test_a_guessed_name_is_the_device_in_the_place_said(
         state.entity_id: state.attributes.get("temperature")
         for state in hass.states.async_all("climate")
     }
-    call = (
-        "HassClimateSetTemperature",
-        {"name": "AC", "area": "AC", "temperature": 23},
-    )
+    slots = {"name": called_name, "area": "Cooking Room", "temperature": 23}
+    call = ("HassClimateSetTemperature", slots)
     scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
 
     await converse(hass, agent_id, "set the thermostat in the office to 23 degrees")

@@ -398,9 +398,13 @@ def _guessed_name_meant(  # noqa: PLR0917 - the call, its name and places
     the words point to none ("set the temperature to 19"), the intent's kind
     is what they meant: its one device there, or which of a few."""
     said_words = folded_words(request)
-    if (
-        len(handler.required_domains or ()) != 1
-        or telling_words(name) & said_words
+    if len(kinds := handler.required_domains or ()) != 1:
+        return None
+    # Only words for the kind ("Staubsauger", the user's word, for one of
+    # two called Saugroboter) is a guess as well.
+    of_kind = Device((), next(iter(kinds)), "")
+    if not all(points_to(of_kind, {word}) for word in telling_words(name)) and (
+        telling_words(name) & said_words
         # "heat pump" said of "HeatPump".
         or any(len(word) > 3 and word in name.casefold() for word in said_words)
     ):
