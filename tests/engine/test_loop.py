@@ -277,6 +277,26 @@ async def test_a_joined_command_left_undone_is_asked_alone(
     assert "Kettle" not in json.dumps(asked[1:])
 
 
+async def test_a_command_left_without_its_verb_is_named_after_the_calls(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    """ "I'm going to bed: turn off the living room lights and the TV": "the
+    TV", asked alone, had lost its verb, and 0.5B paused the TV. A part that
+    says no way of its own is named after the turn's calls."""
+    scripted_llm.script(call_of("Kettle"), call_of("Tree"))
+    result = await run_loop(
+        client,
+        naming_host(),
+        model="qwen2.5-coder:0.5b",
+        history=[Message("user", "turn on the kettle and the tree")],
+    )
+
+    assert result.text == "Done, I turned on Kettle and turned on Tree."
+    asked = scripted_llm.chat_requests[1]["json"]["messages"]
+    assert "Kettle" in json.dumps(asked)
+    assert asked[-1]["content"].endswith('with a tool call: "the tree"')
+
+
 async def test_joined_commands_mixed_into_a_failing_call_are_asked_alone(
     client: LLMClient, scripted_llm: ScriptedLLMServer
 ) -> None:

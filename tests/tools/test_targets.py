@@ -15,6 +15,8 @@ import pytest
 from pytest_homeassistant_custom_component.common import async_capture_events
 
 from custom_components.jarvis.const import CONF_TARGET_REPAIR
+from custom_components.jarvis.tools.intent_reach import service_intent_handler
+from custom_components.jarvis.tools.targets import repair_targets
 from custom_components.jarvis.tools.todo_lists import todo_list_meant
 from tests.scripted_llm import Reply, ScriptedLLMServer
 from tests.tools.conftest import GARAGE, KITCHEN, setup_home, setup_jarvis
@@ -1372,3 +1374,47 @@ async def test_a_guessed_name_is_the_device_in_the_place_said(
         for state in hass.states.async_all("climate")
     }
     assert after == before | {"climate.hvac": 23}
+
+
+async def test_a_room_named_for_an_intent_of_one_kind_is_that_kind_there(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "inicia el robot aspirador en el pasillo" as HassVacuumStart
+    named "Pasillo", and Jarvis gave HA the room's lights, fans, players and
+    switches, which HA's handler refused as "invalid slot info"."""
+    await office_home(hass, scripted_llm)
+    handler = service_intent_handler(hass, "HassVacuumStart")
+    assert handler is not None
+
+    repaired = repair_targets(
+        hass,
+        handler,
+        {"name": {"value": "Office"}},
+        assistant="conversation",
+        language="en",
+        request="start the robot in the office",
+    )
+
+    assert repaired == {
+        "area": {"value": "Office"},
+        "domain": {"value": ["vacuum"]},
+    }
+
+
+async def test_a_room_named_with_a_kind_it_lacks_is_its_devices_named(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "prende el árbol de Navidad en el garaje" as HassTurnOn
+    named "garaje" with the device class "garage", which no plug there has:
+    the room's devices the user named."""
+    agent_id = await office_home(hass, scripted_llm)
+    await hass.services.async_call(
+        "light", "turn_off", {"entity_id": OFFICE_LIGHTS[0]}, blocking=True
+    )
+    call = ("HassTurnOn", {"name": "Office", "device_class": "garage"})
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+
+    await converse(hass, agent_id, "turn on the ceiling lights in the office")
+
+    assert states(hass, OFFICE_LIGHTS[0], AC) == ["on", "on"]
+    assert hass.states.get(OFFICE_BLINDS).state == "closed"

@@ -31,6 +31,7 @@ __all__ = [
     "leaves_out",
     "measured",
     "names_no_item",
+    "says_a_way",
     "says_all",
     "says_everything",
     "step_sign",
@@ -129,6 +130,14 @@ def _ways_bared(text: str, pack: Language) -> str:
 def _way_verbs(code: str) -> Mapping[str, str]:
     return folded_verbs(
         phrase for phrases in language_pack(code).ways.values() for phrase in phrases
+    )
+
+
+def says_a_way(text: str, language: str | None) -> bool:
+    """Whether a text says how it turns something (any of `Language.ways`):
+    a command of its own, not "… and the TV"."""
+    return any(
+        way_said(text, language, (way, way)) for way in language_pack(language).ways
     )
 
 

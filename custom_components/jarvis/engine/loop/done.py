@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..grounding import HouseView
+from ..lang import says_a_way
 from ..phrases import (
     DID_FIELD,
     DONE,
@@ -17,9 +19,12 @@ from ..phrases import (
     listed,
     phrase,
 )
+from ..pointed import points_nowhere, targets_the_home
 from ..results import REPEATED_CALL, failed, miscalled, took_words_for_a_device
 from ..router import asked_part, asks_an_action, command_parts, joins_commands
 from ..text import telling_words
+from ..types import Message
+from .instructions import PART_INSTRUCTION
 from .records import ToolCallRecord
 
 
@@ -116,6 +121,32 @@ def first_of_mixed(
     ):
         return None
     return command_parts(request, language)[0]
+
+
+def next_part_asked(part: str, language: str | None) -> tuple[str | None, str | None]:
+    """How a command left of joined ones is asked: alone, in the request's
+    place, where it says its own way of turning ("prende la tira LED en el
+    salón"; shown its call for the part done, 0.5B made it again); else by
+    an instruction after the turn's calls, whose verb it leaves out ("… and
+    the TV", which 0.5B asked alone paused)."""
+    if says_a_way(part, language):
+        return part, None
+    return None, PART_INSTRUCTION.format(command=part)
+
+
+def unasked_calls(
+    calls: Sequence[ToolCallRecord],
+    messages: Sequence[Message],
+    house: HouseView | None,
+) -> bool:
+    """Whether every call of the turn failed on devices of the home, and
+    the request points nowhere in it (`pointed`): the calls were the
+    model's idea."""
+    return (
+        house is not None
+        and all(failed(r.result) and targets_the_home(r.arguments) for r in calls)
+        and points_nowhere(messages, house(()))
+    )
 
 
 def fallback_text(

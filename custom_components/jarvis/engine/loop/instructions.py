@@ -39,6 +39,11 @@ COMMAND_INSTRUCTION = (
 )
 
 
+PART_INSTRUCTION = (
+    'That part is done. Now do the rest of the request with a tool call: "{command}"'
+)
+
+
 def summary_instruction(calls: Sequence[ToolCallRecord], language: str | None) -> str:
     """The summary instruction, grounded in what the last calls really did."""
     outcomes = "; ".join(

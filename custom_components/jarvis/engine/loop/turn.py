@@ -21,7 +21,6 @@ from ..phrases import (
     phrase,
 )
 from ..planner import Plan
-from ..pointed import points_nowhere, targets_the_home
 from ..redact import redact, redacting_logger
 from ..results import (
     INVALID_ARGUMENTS,
@@ -52,7 +51,9 @@ from .done import (
     fallback_text,
     first_of_mixed,
     found,
+    next_part_asked,
     part_left,
+    unasked_calls,
 )
 from .host import Delta, StepHost, ToolCallDelta, call_step, say_text
 from .instructions import (
@@ -266,7 +267,8 @@ class Turn:
                     took_words_for_a_device(r.result, r.arguments, self.request)
                     for r in records
                 ),
-                unasked_calls=bool(records) and self._unasked_calls(),
+                unasked_calls=bool(records)
+                and unasked_calls(self.result.tool_calls, self.messages, self.house),
                 question=is_question(self.request),
                 steps_left=steps - index - 1,
             )
@@ -322,22 +324,11 @@ class Turn:
                         f" ({planned.detail})" if planned.detail else ""
                     )
                 case "next_part":
-                    answer, nudge, alone, asked_alone = False, None, part, True
+                    assert part is not None
+                    answer, asked_alone = False, True
+                    alone, nudge = next_part_asked(part, self.language)
                 case "answer" | "step" as kind:
                     answer, nudge = kind == "answer", None
-
-    def _unasked_calls(self) -> bool:
-        """Whether every call of the turn failed on devices of the home, and
-        the request points nowhere in it (`pointed`): the calls were the
-        model's idea."""
-        return (
-            self.house is not None
-            and all(
-                failed(r.result) and targets_the_home(r.arguments)
-                for r in self.result.tool_calls
-            )
-            and points_nowhere(self.messages, self.house(()))
-        )
 
     async def say_done(self, host: StepHost) -> None:
         """Say what the calls did, in Jarvis's words or else the model's."""
