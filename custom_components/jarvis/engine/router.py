@@ -244,10 +244,13 @@ class Route:
 _DROPPED = _STOPWORDS - {verb for verbs in _LEXICON.values() for verb in verbs}
 
 
-def _words(text: str) -> list[str]:
-    said = [w for w in lower_words(text, "%?") if w not in _DROPPED]
+def _words(request: str) -> list[str]:
     # "apágame la lámpara" asks what "apaga la lámpara" does.
-    return bare_verbs(said, _LEXICON_VERBS)
+    return bare_verbs(_tokens(request), _LEXICON_VERBS)
+
+
+def _tokens(text: str) -> list[str]:
+    return [w for w in lower_words(text, "%?") if w not in _DROPPED]
 
 
 def _tool_words(tool: ToolSpec) -> set[str]:
@@ -257,7 +260,7 @@ def _tool_words(tool: ToolSpec) -> set[str]:
     parts = [_CAMEL_RE.sub(" ", tool.name), tool.description]
     properties: Mapping[str, object] = tool.parameters.get("properties") or {}
     parts.extend(properties)
-    return set(_words(" ".join(parts).replace("_", " "))) - _NOT_TELLING
+    return set(_tokens(" ".join(parts).replace("_", " "))) - _NOT_TELLING
 
 
 # What a request whose words point to no tool is most likely for; offered

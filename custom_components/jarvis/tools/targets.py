@@ -381,7 +381,9 @@ def _named_apart(hass: HomeAssistant, state: State, others: Sequence[State]) -> 
     """The slots that name this device alone: its name, and its area where
     another device has that name."""
     slots: Slots = {"name": {"value": state.name}}
-    shared = any(o.name == state.name and o is not state for o in others)
+    shared = any(
+        o.name == state.name and o.entity_id != state.entity_id for o in others
+    )
     area_id = entity_area(hass, state.entity_id) if shared else None
     if area_id and (area := ar.async_get(hass).async_get_area(area_id)):
         slots["area"] = {"value": area.name}

@@ -111,13 +111,15 @@ def way_said(text: str, language: str | None, ways: tuple[str, str]) -> str | No
     """The one of two ways ("lock" or "unlock", "open" or "close") a request
     says, in its language or in English; None where it says neither or
     both."""
-    said = {
-        way
-        for pack in (language_pack(language), en.LANGUAGE)
-        for way in ways
-        if mentions(bared := _ways_bared(text, pack), pack.ways[way])
-        or any(_said_apart(bared, phrase, pack) for phrase in pack.ways[way])
-    }
+    said: set[str] = set()
+    for pack in (language_pack(language), en.LANGUAGE):
+        bared = _ways_bared(text, pack)
+        said.update(
+            way
+            for way in ways
+            if mentions(bared, pack.ways[way])
+            or any(_said_apart(bared, phrase, pack) for phrase in pack.ways[way])
+        )
     return said.pop() if len(said) == 1 else None
 
 
@@ -294,6 +296,9 @@ def bare_verbs(said: Iterable[str], verbs: Mapping[str, str]) -> list[str]:
 
 
 def _bare_verb(word: str, verbs: Mapping[str, str]) -> str:
+    # Most words end in no pronoun: left as said, unfolded.
+    if not word.casefold().endswith(_CLITICS):
+        return word
     stems = [accent_folded(word)]
     if stems[0] in verbs:
         return word

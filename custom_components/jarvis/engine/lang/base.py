@@ -98,11 +98,12 @@ class Language:
     # What says every device of a kind: "all" of "close all the windows".
     all_of: tuple[str, ...]
     # Which way a command turns a device ("on", "off"), a lock ("lock",
-    # "unlock") or a cover or valve ("open", "close"), or a relative level ("up", "down", as HA's
-    # HassSetVolumeRelative takes them; "brighter", "dimmer" of lights;
-    # "warmer", "cooler" of thermostats and lights), or a light's white
-    # ("warm_white", "cool_white"): the words that say it ("abre con llave"
-    # unlocks, though "abre" alone opens; "baja la persiana" closes it).
+    # "unlock") or a cover or valve ("open", "close"), or a relative level
+    # ("up", "down", as HA's HassSetVolumeRelative takes them; "brighter",
+    # "dimmer" of lights; "warmer", "cooler" of thermostats and lights), or
+    # a light's white ("warm_white", "cool_white"): the words that say it
+    # ("abre con llave" unlocks, though "abre" alone opens; "baja la
+    # persiana" closes it).
     ways: Mapping[str, tuple[str, ...]]
 
     # What a reply claims of a device, checked against the home

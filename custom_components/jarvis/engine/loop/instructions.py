@@ -37,8 +37,6 @@ COMMAND_INSTRUCTION = (
     "The states asked about are above. Now do the rest of the request with a "
     'tool call: "{command}"'
 )
-
-
 PART_INSTRUCTION = (
     'That part is done. Now do the rest of the request with a tool call: "{command}"'
 )
