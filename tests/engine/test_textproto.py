@@ -175,6 +175,28 @@ def test_repair_fixes_small_model_slips_and_drops_bad_optionals() -> None:
     }
 
 
+def test_an_optional_value_that_says_none_is_left_out() -> None:
+    """0.5B sent "kill the ceiling light in the bedroom" as HassLightSet with
+    "color": "None", which HA refused as invalid slot info. A choice of the
+    schema called "none" stays."""
+    spec = ToolSpec(
+        "HassClimateSetPreset",
+        "Sets a preset",
+        {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "color": {"type": "string"},
+                "preset": {"type": "string", "enum": ["none", "eco"]},
+            },
+            "required": ["name"],
+        },
+    )
+    args = {"name": "Ceiling Light", "color": "None", "preset": "none"}
+    assert repair_arguments(spec, args) == {"name": "Ceiling Light", "preset": "none"}
+    assert repair_arguments(spec, {"name": "null"}) == {"name": "null"}
+
+
 @pytest.mark.parametrize(
     ("args", "repaired"),
     [

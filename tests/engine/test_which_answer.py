@@ -26,7 +26,7 @@ ASKED = [
             {
                 "error": "ambiguous_target",
                 FINAL_REPLY: QUESTION,
-                CHOICES: ["Ecobee", "HeatPump", "Hvac"],
+                CHOICES: [{"name": name} for name in ("Ecobee", "HeatPump", "Hvac")],
             }
         ),
         tool_call_id="call_1",
@@ -89,3 +89,53 @@ def test_a_question_the_model_went_past_is_not_open() -> None:
     and answered), nothing was asked."""
     messages = [*ASKED[:-1], Message("assistant", "Done."), Message("user", "Hvac")]
     assert answered_call(messages, "en") is None
+
+
+SHARED = [
+    Message("user", "starte den Staubsauger"),
+    Message("assistant", tool_calls=[ToolCall("call_1", "HassVacuumStart", {})]),
+    Message(
+        "tool",
+        json.dumps(
+            {
+                FINAL_REPLY: "Welches meinst du: Saugroboter (Büro) oder "
+                "Saugroboter (Küche)?",
+                CHOICES: [
+                    {"name": "Saugroboter", "area": "Büro"},
+                    {"name": "Saugroboter", "area": "Küche"},
+                ],
+            }
+        ),
+        tool_call_id="call_1",
+    ),
+    Message(
+        "assistant", "Welches meinst du: Saugroboter (Büro) oder Saugroboter (Küche)?"
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "area"),
+    [
+        ("den im Büro", "Büro"),
+        ("Küche", "Küche"),
+        ("den Saugroboter in der Küche bitte", "Küche"),
+    ],
+)
+def test_choices_of_one_name_are_told_apart_by_their_area(
+    answer: str, area: str
+) -> None:
+    """Five robots called Saugroboter were asked about as one name (a
+    generated home no session had written)."""
+    assert answered_call([*SHARED, Message("user", answer)], "de") == (
+        "HassVacuumStart",
+        {"name": "Saugroboter", "area": area},
+        f"starte den Staubsauger {answer}",
+    )
+
+
+@pytest.mark.parametrize(
+    "answer", ["den Saugroboter", "Büro oder Küche", "schalte das Licht im Büro ein"]
+)
+def test_an_answer_naming_no_one_area_is_left_to_the_model(answer: str) -> None:
+    assert answered_call([*SHARED, Message("user", answer)], "de") is None

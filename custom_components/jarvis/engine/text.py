@@ -71,13 +71,16 @@ def telling_words(name: str) -> set[str]:
     }
 
 
-def most_specific(tellings: Mapping[str, frozenset[str]]) -> list[str]:
+def most_specific[Named](tellings: Mapping[Named, frozenset[str]]) -> list[Named]:
     """The names, by their telling words, that no other name holds: "Robot
     Vacuum Battery" over "Robot Vacuum", whose battery it is."""
     return sorted(
-        name
-        for name, telling in tellings.items()
-        if not any(telling < other for other in tellings.values())
+        (
+            name
+            for name, telling in tellings.items()
+            if not any(telling < other for other in tellings.values())
+        ),
+        key=str,
     )
 
 

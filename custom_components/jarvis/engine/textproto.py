@@ -28,6 +28,8 @@ _KEY_RE = re.compile(r'([{,])\s*"([A-Za-z_]\w*)"\s*:\s*\[?')
 _NUMBER_RE = re.compile(r"[-+]?\d+(?:[.,]\d+)?\s*%?")
 # The arguments HA's intents name their targets by.
 _NAMING_ARGUMENTS = ("name", "area", "floor")
+# An optional argument's value that says it has none ("floor": "None").
+_NULL_WORDS = frozenset({"none", "null", "nil", "undefined"})
 # A loop: a unit of at most MAX_LOOP_UNIT characters over MIN_LOOP_CHARS
 # (shorter repeats may be meant: "ha ha ha ha ha ha").
 MAX_LOOP_UNIT = 64
@@ -379,9 +381,21 @@ def repair_arguments(tool: ToolSpec, args: JsonObject) -> JsonObject:
             repaired[name] = value
             continue
         fixed = _coerce(value, schema)
-        if name in required or _check_value(name, fixed, schema) is None:
+        if name in required or (
+            _check_value(name, fixed, schema) is None and not _null(fixed, schema)
+        ):
             repaired[name] = fixed
     return _named_astray(properties, repaired)
+
+
+def _null(value: Any, schema: Mapping[str, Any]) -> bool:
+    """Whether a value is a null written out, for a schema that has no such
+    choice: 0.5B filled HassLightSet's colour with "None", which HA refused."""
+    return (
+        isinstance(value, str)
+        and value.casefold() in _NULL_WORDS
+        and value not in schema.get("enum", ())
+    )
 
 
 def _named_astray(properties: Mapping[str, Any], args: JsonObject) -> JsonObject:

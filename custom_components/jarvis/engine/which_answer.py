@@ -44,6 +44,23 @@ def calls_for(request: str | None) -> Iterator[None]:
         ASKED_REQUEST.reset(token)
 
 
+class Choice(NamedTuple):
+    """A device a which-question offers: its name, and its area where another
+    choice shares the name."""
+
+    name: str
+    area: str | None = None
+
+    @property
+    def label(self) -> str:
+        """As the question says it: "Saugroboter (Büro)"."""
+        return f"{self.name} ({self.area})" if self.area else self.name
+
+    def as_json(self) -> JsonObject:
+        """As a tool result holds it, for `answered_call` to read back."""
+        return {"name": self.name} | ({"area": self.area} if self.area else {})
+
+
 class Answered(NamedTuple):
     """A call a which-question asked about, on the device the answer chose,
     and the request it completes."""
@@ -78,11 +95,12 @@ def answered_call(messages: Sequence[Message], language: str | None) -> Answered
         if call is None or (chosen := _chosen(choices, request, language)) is None:
             return None
         kept = {k: v for k, v in call.arguments.items() if k not in _NARROWING}
-        return Answered(call.name, kept | {"name": chosen}, f"{asked} {request}")
+        chosen_args = kept | chosen.as_json()
+        return Answered(call.name, chosen_args, f"{asked} {request}")
     return None
 
 
-def _choices(message: Message, replied: str) -> list[str] | None:
+def _choices(message: Message, replied: str) -> list[Choice] | None:
     """The choices a tool result asked about, where its question was the
     reply."""
     try:
@@ -94,22 +112,33 @@ def _choices(message: Message, replied: str) -> list[str] | None:
     choices = result.get(CHOICES)
     if not isinstance(choices, list):
         return None
-    return [choice for choice in choices if isinstance(choice, str)]
-
-
-def _chosen(choices: list[str], request: str, language: str | None) -> str | None:
-    """The one choice the request names in full, saying nothing else but
-    words that tell nothing ("the", "please", "yes")."""
-    said = folded_words(request)
-    named = {
-        choice: frozenset(telling)
+    return [
+        Choice(
+            choice["name"],
+            area if isinstance(area := choice.get("area"), str) else None,
+        )
         for choice in choices
-        if (telling := telling_words(choice)) and telling <= said
+        if isinstance(choice, dict) and isinstance(choice.get("name"), str)
+    ]
+
+
+def _chosen(choices: list[Choice], request: str, language: str | None) -> Choice | None:
+    """The one choice the request names, in full or by the words that set
+    it apart ("the one in the office", of robots that share a name), saying
+    nothing else but words that tell nothing ("the", "please", "yes")."""
+    said = folded_words(request)
+    telling = {choice: telling_words(choice.label) for choice in choices}
+    shared = set.intersection(*telling.values()) if telling else set()
+    named = {
+        choice: frozenset(words & said)
+        for choice, words in telling.items()
+        if words and (words <= said or ((apart := words - shared) and apart <= said))
     }
     meant = most_specific(named)
     if len(meant) != 1:
         return None
-    return meant[0] if said - named[meant[0]] <= _telling_nothing(language) else None
+    (choice,) = meant
+    return choice if said - telling[choice] <= _telling_nothing(language) else None
 
 
 def _telling_nothing(language: str | None) -> set[str]:
@@ -123,6 +152,7 @@ def _telling_nothing(language: str | None) -> set[str]:
             *pack.polite,
             *pack.fillers,
             *pack.yes,
+            *pack.choice_links,
         )
         for word in folded_words(phrase)
     }

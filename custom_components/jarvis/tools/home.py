@@ -365,10 +365,14 @@ def live_lookup(
             if state.domain == TODO_DOMAIN:
                 lists[state.name] = score
     # A question about a to-do list is about its items: its state is only
-    # their count ("Personal Tasks is 2").
+    # their count ("Personal Tasks is 2"). Of lists that fit as well, the
+    # one named in full: "la lista de la ferretería" is Ferretería, not Lista
+    # de la compra.
     if lists and max(lists.values()) == max(fits.values()):
         best = max(lists.values())
-        if len(named := [name for name, score in lists.items() if score == best]) == 1:
+        fitting = [name for name, score in lists.items() if score == best]
+        named = fitting if len(fitting) == 1 else [n for n in fitting if n in whole]
+        if len(named) == 1:
             return [(TODO_ITEMS, {"todo_list": named[0]})]
     # A device named in full beats its area: "the bedroom temperature" is one
     # sensor, and the whole bedroom tempted 0.5B into the speaker.

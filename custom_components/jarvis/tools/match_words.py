@@ -159,7 +159,7 @@ def _one_of(hass: HomeAssistant, slots: Slots, language: str) -> Slots | Answer:
     found = [hass.states.get(entity_id) for entity_id in slots[ENTITIES]["value"]]
     states = [state for state in found if state is not None]
     if len(states) != 1:
-        return which(states, language)
+        return which(hass, states, language)
     rest = {key: slot for key, slot in slots.items() if key not in (ENTITIES, "domain")}
     return rest | {"name": {"value": states[0].name}}
 
@@ -223,7 +223,7 @@ def _which_of_several(
     several = intent.async_match_targets(hass, wanted).states
     if not 1 < len(several) <= MAX_CHOICES:
         return None
-    return which(several, llm_context.language or hass.config.language)
+    return which(hass, several, llm_context.language or hass.config.language)
 
 
 def match_failure(hass: HomeAssistant, err: intent.MatchFailedError) -> JsonObjectType:

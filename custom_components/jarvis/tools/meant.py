@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import entity_registry as er, intent
-from homeassistant.util.json import JsonObjectType, JsonValueType
+from homeassistant.util.json import JsonObjectType
 
-from ..engine.lang import leaves_out
+from ..engine.lang import leaves_out, says_all, says_everything
 from ..engine.phrases import FINAL_REPLY, OR, WHICH, FinalReply, listed, phrase
 from ..engine.router import command_parts
 from ..engine.text import (
@@ -22,7 +22,7 @@ from ..engine.text import (
     said_in_plural,
     telling_words,
 )
-from ..engine.which_answer import CHOICES
+from ..engine.which_answer import CHOICES, Choice
 from .services import entity_area, entity_places
 
 
@@ -108,7 +108,7 @@ def vague_target(
     words fit only the one picked, or none (a name in another language), or
     the call acts on several ("all the lights")."""
     if len(states) != 1:
-        return None
+        return _one_of_a_name(hass, states, request, language)
     (state,) = states
     said = folded_words(request)
     entry = er.async_get(hass).async_get(state.entity_id)
@@ -129,7 +129,28 @@ def vague_target(
     meant = [other for other, score in fits.values() if best and score == best]
     if state.entity_id not in {other.entity_id for other in meant}:
         meant.append(state)
-    return which(meant, language) if len(meant) > 1 else None
+    return which(hass, meant, language) if len(meant) > 1 else None
+
+
+def _one_of_a_name(
+    hass: HomeAssistant, states: Sequence[State], request: str, language: str
+) -> Answer | None:
+    """Which of the devices that share a name, each in its own area, is
+    meant, asked where the request says the name in the singular and not
+    "all": "turn on the lamp", of a Lamp in the kitchen and one in the
+    bedroom, had turned on both."""
+    areas = {entity_area(hass, state.entity_id) for state in states}
+    names = {state.name for state in states}
+    if (
+        len(names) != 1
+        or None in areas
+        or len(areas) < len(states)
+        or said_in_plural(next(iter(names)), request)
+        or says_all(request, language)
+        or says_everything(request, language)
+    ):
+        return None
+    return which(hass, states, language)
 
 
 def words_fitting(name: str, said: set[str]) -> int:
@@ -147,20 +168,36 @@ def words_fitting(name: str, said: set[str]) -> int:
     )
 
 
-def which(fitting: Sequence[State], language: str) -> Answer:
+def which(hass: HomeAssistant, fitting: Sequence[State], language: str) -> Answer:
     """Which of the devices is meant, asked; nothing is done until the
-    user says."""
-    names = sorted({state.name for state in fitting})[:MAX_CHOICES]
-    choices = listed(names, language, OR)
-    question = phrase(WHICH, language).format(choices=choices)
+    user says. A name several of them share is asked with each one's area:
+    "Which one do you mean: Saugroboter?" named five robots once."""
+    named = [Choice(state.name) for state in fitting]
+    shared = {name for name in named if named.count(name) > 1}
+    choices = sorted(
+        {
+            choice._replace(area=_area_name(hass, state))
+            if choice in shared
+            else choice
+            for choice, state in zip(named, fitting, strict=True)
+        },
+        key=lambda choice: choice.label,
+    )[:MAX_CHOICES]
+    labels = [choice.label for choice in choices]
+    question = phrase(WHICH, language).format(choices=listed(labels, language, OR))
     return Answer(
         {
             "error": "ambiguous_target",
-            "error_text": f"Several devices fit: {', '.join(names)}. Nothing was done.",
+            "error_text": f"Several devices fit: {', '.join(labels)}. Nothing was done.",
             FINAL_REPLY: FinalReply(question),
-            CHOICES: list[JsonValueType](names),
+            CHOICES: [choice.as_json() for choice in choices],
         }
     )
+
+
+def _area_name(hass: HomeAssistant, state: State) -> str | None:
+    places = entity_places(hass, state.entity_id)
+    return places[0] if places else None
 
 
 def part_naming(

@@ -53,7 +53,7 @@ def pointed_instead(
     holders = _pointed(hass, holding, other_words)
     if len(holders) == 1:
         return rest | {"name": {"value": holders[0].name}}
-    return which(holders, language) if holders else None
+    return which(hass, holders, language) if holders else None
 
 
 def _pointed(

@@ -201,7 +201,7 @@ def repair_targets(
     if every := _all_said(fitting, name, request, language):
         return _of_all(every)
     if fitting:
-        return which(fitting, language)
+        return which(hass, fitting, language)
     if ("area" in rest or "floor" in rest) and (
         kinds := _kinds_in(
             hass, handler, rest, assistant, request=request, language=language
@@ -374,7 +374,7 @@ def _meant_by_words(
     if says_everything(request, language) and not leaves_out(request, language):
         every = [state for state in meant if state.domain in _ROOM_DOMAINS]
         return _of_all(every) if every else None
-    return which(meant, language) if meant else None
+    return which(hass, meant, language) if meant else None
 
 
 def _named_apart(hass: HomeAssistant, state: State, others: Sequence[State]) -> Slots:
@@ -429,7 +429,7 @@ def _guessed_name_meant(  # noqa: PLR0917 - the call, its name and places
     kind = reach(hass, handler, places, assistant)
     if len(kind) == 1:
         return places | {"name": {"value": kind[0].name}}
-    return which(kind, language) if 1 < len(kind) <= MAX_CHOICES else None
+    return which(hass, kind, language) if 1 < len(kind) <= MAX_CHOICES else None
 
 
 def _one_named(states: Sequence[State], text: str) -> str | None:

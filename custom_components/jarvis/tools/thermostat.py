@@ -44,7 +44,7 @@ def meant_temperature(  # noqa: PLR0917 - the call, and the request
     found = reach(hass, matching, slots, assistant)
     if len(found) != 1:
         asks = ATTR_TEMPERATURE not in args and 1 < len(found) <= MAX_CHOICES
-        return which(found, language) if asks else None
+        return which(hass, found, language) if asks else None
     attributes = found[0].attributes
     degrees = [
         float(value)

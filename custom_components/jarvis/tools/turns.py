@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from homeassistant.const import SERVICE_TURN_ON
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 
 from ..engine.lang import way_said
 from ..engine.router import command_parts
-from .intent_reach import ON_OFF_INTENTS, Reach, intent_targets
+from .intent_reach import ON_OFF_INTENTS, Reach, intent_targets, service_intent_handler
 from .matching import Slots
 from .meant import part_naming
 
@@ -45,6 +46,8 @@ def turned_as_said(
     pie"); refused where the words only turn another kind
     (`_turned_elsewhere`); else the reach as it is."""
     domains = {target.state.domain for target in reach.targets}
+    if _sets_nothing(hass, intent_type, slots):
+        intent_type = intent.INTENT_TURN_ON
     if intent_type not in ON_OFF_INTENTS or not request or not domains:
         return reach
     turns = {_TURNS.get(domain, _ON_OFF) for domain in domains}
@@ -59,6 +62,20 @@ def turned_as_said(
         return reach
     return turned(
         hass, meant, slots, assistant=assistant, language=language, request=request
+    )
+
+
+def _sets_nothing(hass: HomeAssistant, intent_type: str, slots: Slots) -> bool:
+    """Whether a call of an intent that sets what it turns on gives nothing
+    to set, so HA's handler only turns its devices on: 0.5B sent "kill the
+    ceiling light in the bedroom" as HassLightSet with no brightness, colour
+    or temperature."""
+    handler = service_intent_handler(hass, intent_type)
+    return (
+        isinstance(handler, intent.ServiceIntentHandler)
+        and handler.service == SERVICE_TURN_ON
+        and bool(handler.optional_slots)
+        and not slots.keys() & handler.optional_slots.keys()
     )
 
 

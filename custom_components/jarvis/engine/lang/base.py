@@ -42,6 +42,8 @@ class Language:
     # When a command names no device ("turn it off") and nothing said before
     # tells which.
     which_device: str
+    # What an answer to `which` says beside the choice: "the one in the office".
+    choice_links: tuple[str, ...]
     # With {actions}: `to_do` phrases joined with `list_and`.
     ask_actions: str
     # For actions without a verb of `to_do`: their English {action}, quoted.

@@ -77,6 +77,9 @@ LANGUAGE = Language(
     list_or=" oder ",
     which="Welches meinst du: {choices}?",
     which_device="Welches Gerät meinst du?",
+    choice_links=words(
+        "im, in, am, auf, vom, von, aus, einen, eine, der, den, die, das, dem"
+    ),
     ask_actions="Soll ich {actions}?",
     ask_described="Soll ich das tun: {action}?",
     done_actions="Erledigt, ich habe {actions}.",

@@ -77,6 +77,7 @@ LANGUAGE = Language(
     list_or=" or ",
     which="Which one do you mean: {choices}?",
     which_device="Which device do you mean?",
+    choice_links=words("one, in, on, at, from, of"),
     ask_actions="Shall I {actions}?",
     ask_described="Shall I {action}?",
     done_actions="Done, I {actions}.",
@@ -116,7 +117,7 @@ LANGUAGE = Language(
     ways={
         # "on" and "off" alone too: "lights off", and "switch on or off" says both.
         "on": words("on, turn on, switch on, power on"),
-        "off": words("off, turn off, switch off, power off, shut off"),
+        "off": words("off, turn off, switch off, power off, shut off, kill"),
         # "lock" is a noun too: "unlock the back door lock" says both ways,
         # so neither counts.
         "lock": words("lock, locked, lock up"),

@@ -77,6 +77,7 @@ LANGUAGE = Language(
     list_or=" o ",
     which="¿Cuál quieres decir: {choices}?",
     which_device="¿Qué dispositivo quieres decir?",
+    choice_links=words("el, la, de, del, en, que, está"),
     ask_actions="¿Debo {actions}?",
     ask_described="¿Debo hacer esto: {action}?",
     done_actions="Hecho, he {actions}.",

@@ -77,6 +77,7 @@ LANGUAGE = Language(
     list_or=" ou ",
     which="Lequel veux-tu dire : {choices} ?",
     which_device="Quel appareil veux-tu dire ?",
+    choice_links=words("celui, celle, du, de, dans, la, le, au, qui, est"),
     ask_actions="Dois-je {actions} ?",
     ask_described="Dois-je faire ceci : {action} ?",
     done_actions="C'est fait, j'ai {actions}.",

@@ -77,6 +77,7 @@ LANGUAGE = Language(
     list_or=" o ",
     which="Quale intendi: {choices}?",
     which_device="Quale dispositivo intendi?",
+    choice_links=words("quello, quella, del, della, nel, nella, in, che, è"),
     ask_actions="Devo {actions}?",
     ask_described="Devo fare questo: {action}?",
     done_actions="Fatto, ho {actions}.",

@@ -74,6 +74,7 @@ LANGUAGE = Language(
     list_or=" of ",
     which="Welke bedoel je: {choices}?",
     which_device="Welk apparaat bedoel je?",
+    choice_links=words("die, in, de, het, op, van, uit"),
     ask_actions="Zal ik {actions}?",
     ask_described="Zal ik dit doen: {action}?",
     done_actions="Klaar, ik heb {actions}.",

@@ -77,6 +77,7 @@ LANGUAGE = Language(
     list_or=" ou ",
     which="Qual queres dizer: {choices}?",
     which_device="Que dispositivo queres dizer?",
+    choice_links=words("o, a, do, da, no, na, em, que, está"),
     ask_actions="Devo {actions}?",
     ask_described="Devo fazer isto: {action}?",
     done_actions="Feito, {actions}.",

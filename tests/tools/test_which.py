@@ -1,0 +1,72 @@
+"""A which-question about devices that share a name asks with their areas,
+and the answer picks by area: "Welches meinst du: Saugroboter?" named five
+robots once (a generated home no session had written)."""
+
+from __future__ import annotations
+
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import area_registry as ar, entity_registry as er
+import pytest
+
+from tests.scripted_llm import Reply, ScriptedLLMServer
+from tests.tools.conftest import KITCHEN
+from tests.tools.test_injection import converse, speech
+from tests.tools.test_targets import office_home
+
+pytestmark = pytest.mark.usefixtures("ha_core")
+
+BED_LIGHT = "light.bed_light"
+
+
+async def two_lamps(hass: HomeAssistant, scripted_llm: ScriptedLLMServer) -> str:
+    """The office home with the kitchen's and the bedroom's light both called
+    Lamp, both off; the agent id."""
+    agent_id = await office_home(hass, scripted_llm)
+    areas, entities = ar.async_get(hass), er.async_get(hass)
+    for entity_id, area in ((KITCHEN, "Kitchen"), (BED_LIGHT, "Bedroom")):
+        entities.async_update_entity(
+            entity_id, name="Lamp", area_id=areas.async_create(area).id
+        )
+    await hass.services.async_call(
+        "light", "turn_off", {"entity_id": [KITCHEN, BED_LIGHT]}, blocking=True
+    )
+    return agent_id
+
+
+@pytest.mark.parametrize(
+    ("answer", "turned_on"),
+    [("the one in the kitchen", KITCHEN), ("bedroom", BED_LIGHT)],
+)
+async def test_a_shared_name_is_asked_with_areas_and_answered_by_one(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, answer: str, turned_on: str
+) -> None:
+    agent_id = await two_lamps(hass, scripted_llm)
+    scripted_llm.script(Reply(tool_calls=[("HassTurnOn", {"name": "Lamp"})]))
+
+    asked = await converse(hass, agent_id, "turn on the lamp")
+
+    assert speech(asked) == "Which one do you mean: Lamp (Bedroom) or Lamp (Kitchen)?"
+    assert [hass.states.get(e).state for e in (KITCHEN, BED_LIGHT)] == ["off", "off"]
+
+    calls = len(scripted_llm.chat_requests)
+    await converse(hass, agent_id, answer, asked["conversation_id"])
+
+    assert {e for e in (KITCHEN, BED_LIGHT) if hass.states.get(e).state == "on"} == {
+        turned_on
+    }
+    # The answer made its call without the model.
+    assert len(scripted_llm.chat_requests) == calls
+
+
+@pytest.mark.parametrize("request_text", ["turn on the lamps", "turn on all lamp"])
+async def test_a_shared_name_said_of_all_of_them_turns_them_all(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, request_text: str
+) -> None:
+    agent_id = await two_lamps(hass, scripted_llm)
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOn", {"name": "Lamp"})]), Reply(content="Done.")
+    )
+
+    await converse(hass, agent_id, request_text)
+
+    assert [hass.states.get(e).state for e in (KITCHEN, BED_LIGHT)] == ["on", "on"]
