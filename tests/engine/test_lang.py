@@ -154,6 +154,14 @@ def test_no_word_list_outside_the_packs() -> None:
         ),
         ("Add milk", "add milk to the shopping list", "en", "milk"),
         ("Notiere Brot", "notiere Brot auf der Einkaufsliste", "de", "Brot"),
+        # A verb of a later clause, never said with the item (generated home
+        # 10, held out).
+        (
+            "Put batteries",
+            "remind me: batteries, put it on the shopping list",
+            "en",
+            "batteries",
+        ),
         # The verb is the item's own, not the request's ("buy" is no list verb;
         # "add" is part of what to do).
         ("buy milk", "buy milk, put it on the list", "en", "buy milk"),

@@ -653,6 +653,13 @@ async def test_an_item_goes_on_the_list_the_user_named_without_the_list(
             "es",
             "regar las plantas",
         ),
+        # The later clause's verb put before the item (generated home 10).
+        (
+            "remind me: batteries, put it on the shopping list",
+            "Put batteries",
+            "en",
+            "batteries",
+        ),
     ],
 )
 async def test_an_item_said_before_the_clause_that_lists_it_is_added(  # noqa: PLR0917 - a case per language

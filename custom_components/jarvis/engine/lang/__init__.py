@@ -193,17 +193,32 @@ def _list_verbs(language: str | None) -> set[str]:
 def item_without_verb(item: str, request: str, language: str | None) -> str:
     """A to-do item without the request's verb that the model copied into it
     ("Apunta llamar a la abuela" for "apunta llamar a la abuela en mis
-    tareas"): that verb asks for the item to be put on a list."""
+    tareas"): that verb asks for the item to be put on a list. A verb from
+    later in the request too, where the item was never said with it ("Put
+    batteries", for "remind me: batteries, put it on the shopping list")."""
     first, _, rest = item.strip().partition(" ")
     said = words(first)
+    request_words = words(request)
     if (
         rest.strip()
         and said
-        and said == words(request)[:1]
         and said[0] in _list_verbs(language)
+        and (
+            said == request_words[:1]
+            or (said[0] in request_words and not _said_in_order(item, request_words))
+        )
     ):
         return rest.strip()
     return item
+
+
+def _said_in_order(text: str, said: list[str]) -> bool:
+    """Whether the text's words are said together, in its order."""
+    wanted = words(text)
+    return any(
+        said[start : start + len(wanted)] == wanted
+        for start in range(len(said) - len(wanted) + 1)
+    )
 
 
 def names_no_item(item: str, language: str | None) -> bool:
