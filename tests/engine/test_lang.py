@@ -279,6 +279,9 @@ def test_what_a_question_asks_to_be_measured(
         ("turn the fan on", "en", ("on", "off"), "on"),
         ("mach das Licht im Flur an", "de", ("on", "off"), "on"),
         ("enciende la luz y apaga el ventilador", "es", ("on", "off"), None),
+        # French "on" is the pronoun, not English "on"; English "off" still counts.
+        ("on éteint la lumière du salon", "fr", ("on", "off"), "off"),
+        ("lumière du salon off", "fr", ("on", "off"), "off"),
     ],
 )
 def test_the_way_a_request_turns_a_lock_or_cover(

@@ -415,3 +415,20 @@ def test_what_follows_small_talk(text: str, rest: str | None) -> None:
 )
 def test_a_command_asked_politely_is_no_question(text: str, question: bool) -> None:
     assert is_question(text) is question
+
+
+def test_a_word_of_a_tools_own_topic_puts_it_before_its_family() -> None:
+    """ "volumen" is the volume's word and any player's: with more player
+    tools than a route holds, HassSetVolume was cut and HassMediaNext led
+    "pon el volumen del altavoz en el pasillo al 70%" (generated home 15,
+    held out), and 0.5B skipped the track."""
+    players = [
+        tool("HassMediaPrevious", "Replays the previous item.", "name"),
+        tool("HassMediaSearchAndPlay", "Searches for media and plays it.", "name"),
+    ]
+    catalogue = [*players, *CATALOGUE]
+    route = ToolRouter().route(
+        "pon el volumen del altavoz en el pasillo al 70%", catalogue
+    )
+    assert route.lead == "HassSetVolume"
+    assert "HassSetVolume" in [t.name for t in route.tools]

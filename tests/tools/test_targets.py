@@ -1418,3 +1418,37 @@ async def test_a_room_named_with_a_kind_it_lacks_is_its_devices_named(
 
     assert states(hass, OFFICE_LIGHTS[0], AC) == ["on", "on"]
     assert hass.states.get(OFFICE_BLINDS).state == "closed"
+
+
+async def test_a_room_is_not_said_to_lack_what_a_call_could_not_act_on(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "pon el volumen del altavoz en el pasillo al 70%" as
+    HassMediaNext for the hallway, whose speaker cannot skip a track: the
+    model was told the hallway had no media player (generated home 15)."""
+    agent_id = await office_home(hass, scripted_llm)
+    entry = er.async_get(hass).async_get_or_create(
+        "media_player", "test", "office_speaker", original_name="Speaker"
+    )
+    er.async_get(hass).async_update_entity(
+        entry.entity_id, area_id=ar.async_get(hass).async_get_area_by_name("Office").id
+    )
+    hass.states.async_set(
+        entry.entity_id,
+        "idle",
+        {"friendly_name": "Speaker", "supported_features": 4, "volume_level": 0.5},
+    )
+    async_expose_entity(hass, "conversation", entry.entity_id, True)
+    call = ("HassMediaNext", {"name": "Office"})
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Sorry."))
+
+    with logged_results(hass) as results:
+        await converse(
+            hass, agent_id, "set the volume of the speaker in the office to 70%"
+        )
+
+    # What is true: the speaker is there, and cannot skip a track now.
+    assert [result.get("error_text") for result in results] == [
+        "Nothing was done: Speaker is idle, and HassMediaNext acts only on one "
+        "that is playing."
+    ]

@@ -26,26 +26,33 @@ OFFICE_RGBW = "light.office_rgbw_lights"
 @pytest.mark.parametrize(
     ("said", "called", "entity_id"),
     [
-        # A verb with its pronoun written on.
-        (("apágame Kitchen Lights", "es"), "HassTurnOn", KITCHEN),
-        (("turn the kitchen lights off", "en"), "HassTurnOn", KITCHEN),
-        (("schalte die Kitchen Lights bitte aus", "de"), "HassTurnOn", KITCHEN),
-        (("spegni l'AC", "it"), "HassTurnOn", AC),
-        (("allume Kitchen Lights", "fr"), "HassTurnOff", KITCHEN),
-        # A set intent given nothing to set turns on, as HA runs it
-        # (generated home 13, held out).
-        (("kill the kitchen lights", "en"), "HassLightSet", KITCHEN),
+        # A verb with its pronoun written on. 0.5B fills a colour it was not
+        # given with "None".
+        (("apágame Kitchen Lights", "es"), ("HassTurnOn", "None"), KITCHEN),
+        (("turn the kitchen lights off", "en"), ("HassTurnOn", "None"), KITCHEN),
+        (
+            ("schalte die Kitchen Lights bitte aus", "de"),
+            ("HassTurnOn", "None"),
+            KITCHEN,
+        ),
+        (("spegni l'AC", "it"), ("HassTurnOn", "None"), AC),
+        (("allume Kitchen Lights", "fr"), ("HassTurnOff", "None"), KITCHEN),
+        # A set intent turns on what it sets, as HA runs it, with a colour
+        # never said too (generated homes 13 and 16, held out).
+        (("kill the kitchen lights", "en"), ("HassLightSet", "None"), KITCHEN),
+        (("kill the kitchen lights", "en"), ("HassLightSet", "white"), KITCHEN),
     ],
 )
 async def test_a_device_turns_the_way_the_words_say(
     hass: HomeAssistant,
     scripted_llm: ScriptedLLMServer,
     said: tuple[str, str],
-    called: str,
+    called: tuple[str, str],
     entity_id: str,
 ) -> None:
     agent_id = await office_home(hass, scripted_llm)
-    meant = "on" if called == "HassTurnOff" else "off"
+    tool, color = called
+    meant = "on" if tool == "HassTurnOff" else "off"
     domain = entity_id.split(".", maxsplit=1)[0]
     # The device starts the way the model's call would turn it.
     service = "turn_on" if meant == "off" else "turn_off"
@@ -54,8 +61,7 @@ async def test_a_device_turns_the_way_the_words_say(
     )
     name = hass.states.get(entity_id).name
     scripted_llm.script(
-        # 0.5B fills a colour it was not given with "None".
-        Reply(tool_calls=[(called, {"name": name, "color": "None"})]),
+        Reply(tool_calls=[(tool, {"name": name, "color": color})]),
         Reply(content="Ok."),
     )
 

@@ -9,6 +9,7 @@ multilingual lexicon of household verbs) and keeps the best few. A
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 import re
@@ -292,6 +293,21 @@ def _lexicon_score(
     )
 
 
+def _fewest_sharing(
+    tool: ToolSpec, words: Sequence[str], sharing: Mapping[str, int]
+) -> int:
+    """How few tools share the fewest-shared of the tool's topics the request's
+    words fit; the catalogue's size where they fit none."""
+    return min(
+        (
+            sharing[topic]
+            for topic in _topics(tool)
+            if any(word in _LEXICON[topic] for word in words)
+        ),
+        default=sum(sharing.values()),
+    )
+
+
 def score_tool(tool: ToolSpec, words: Sequence[str]) -> int:
     """How well a tool fits these request words."""
     vocabulary = _tool_words(tool)
@@ -338,12 +354,20 @@ class ToolRouter:
     ) -> Route:
         """Best-scoring tools for the request, plus those named in `keep`."""
         words = _words(request)
+        # Of tools that fit as well, one whose fitting topic fewer tools
+        # share comes first: "volumen" is the volume's word, and also any
+        # player's, and HassMediaNext had led "pon el volumen … al 70%".
+        sharing = Counter(topic for tool in catalogue for topic in _topics(tool))
         scored = sorted(
             (
                 (score_tool(tool, words), index, tool)
                 for index, tool in enumerate(catalogue)
             ),
-            key=lambda item: (-item[0], item[1]),
+            key=lambda item: (
+                -item[0],
+                _fewest_sharing(item[2], words, sharing),
+                item[1],
+            ),
         )
         chosen = {
             tool.name: f"router score {score}"

@@ -166,7 +166,9 @@ def repair_targets(
             hass, handler, unkinded, assistant, request=request, language=language
         ):
             return kinds
-        if verbs := verb_domains(request or "", language):
+        if (verbs := verb_domains(request or "", language)) and not _holds(
+            hass, unkinded, verbs, assistant
+        ):
             # Not the whole room for a request about something it lacks:
             # 0.5B turned the kitchen's lights on for "añade llamar a la
             # abuela a mis tareas" (HassTurnOn, name "Cocina").
@@ -488,6 +490,22 @@ def _kinds_in(
         return None
     kinds = place | {"domain": {"value": sorted(domains)}}
     return kinds if _matches(hass, handler, kinds, assistant) else None
+
+
+def _holds(
+    hass: HomeAssistant, place: Slots, domains: set[str], assistant: str | None
+) -> bool:
+    """Whether the place has a device of these kinds: the hallway's speaker,
+    which HassMediaNext could not act on, is still there."""
+    return intent.async_match_targets(
+        hass,
+        intent.MatchTargetsConstraints(
+            area_name=place.get("area", {}).get("value"),
+            floor_name=place.get("floor", {}).get("value"),
+            domains=domains,
+            assistant=assistant,
+        ),
+    ).is_match
 
 
 def _kind_unsaid(slots: Slots, request: str | None, language: str) -> bool:

@@ -46,7 +46,7 @@ def turned_as_said(
     pie"); refused where the words only turn another kind
     (`_turned_elsewhere`); else the reach as it is."""
     domains = {target.state.domain for target in reach.targets}
-    if _sets_nothing(hass, intent_type, slots):
+    if _sets_as_it_turns_on(hass, intent_type):
         intent_type = intent.INTENT_TURN_ON
     if intent_type not in ON_OFF_INTENTS or not request or not domains:
         return reach
@@ -65,17 +65,16 @@ def turned_as_said(
     )
 
 
-def _sets_nothing(hass: HomeAssistant, intent_type: str, slots: Slots) -> bool:
-    """Whether a call of an intent that sets what it turns on gives nothing
-    to set, so HA's handler only turns its devices on: 0.5B sent "kill the
-    ceiling light in the bedroom" as HassLightSet with no brightness, colour
-    or temperature."""
+def _sets_as_it_turns_on(hass: HomeAssistant, intent_type: str) -> bool:
+    """Whether an intent sets what it turns on (HassLightSet: a light's
+    brightness, colour or temperature), so turns on whatever it sets: 0.5B
+    sent "kill the ceiling light in the bathroom" as HassLightSet with a
+    colour never said, and with nothing to set."""
     handler = service_intent_handler(hass, intent_type)
     return (
         isinstance(handler, intent.ServiceIntentHandler)
         and handler.service == SERVICE_TURN_ON
         and bool(handler.optional_slots)
-        and not slots.keys() & handler.optional_slots.keys()
     )
 
 

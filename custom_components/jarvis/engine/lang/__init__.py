@@ -112,15 +112,32 @@ def way_said(text: str, language: str | None, ways: tuple[str, str]) -> str | No
     says, in its language or in English; None where it says neither or
     both."""
     said: set[str] = set()
-    for pack in (language_pack(language), en.LANGUAGE):
+    own = language_pack(language)
+    for pack in (own, en.LANGUAGE):
         bared = _ways_bared(text, pack)
-        said.update(
-            way
-            for way in ways
-            if mentions(bared, pack.ways[way])
-            or any(_said_apart(bared, phrase, pack) for phrase in pack.ways[way])
-        )
+        for way in ways:
+            phrases = _english_ways(own.code, way) if pack is not own else own.ways[way]
+            if mentions(bared, phrases) or any(
+                _said_apart(bared, phrase, pack) for phrase in phrases
+            ):
+                said.add(way)
     return said.pop() if len(said) == 1 else None
+
+
+@functools.cache
+def _english_ways(code: str, way: str) -> tuple[str, ...]:
+    """English's words for a way, said in another language: but for those
+    that are a common word of it (French "on", the pronoun of "on éteint
+    la lumière", is no "on")."""
+    pack = language_pack(code)
+    common = {
+        word
+        for phrase in (*pack.fillers, *pack.articles, *pack.stopwords)
+        for word in words(phrase)
+    }
+    return tuple(
+        phrase for phrase in en.LANGUAGE.ways[way] if not set(words(phrase)) <= common
+    )
 
 
 def _ways_bared(text: str, pack: Language) -> str:

@@ -174,7 +174,7 @@ LANGUAGE = Language(
     ),
     questions=words("quoi, quel, quelle, lequel, laquelle, qui, où, pourquoi, comment"),
     polite=words("s'il te plaît, s'il vous plaît, stp, svp, merci"),
-    fillers=words("euh, ben, bah, alors, et, je, ça, maintenant"),
+    fillers=words("euh, ben, bah, alors, et, je, on, ça, maintenant"),
     secret_codes=words("code, pin, combinaison, numéro de carte"),
     secret_passwords=words("mot de passe, mdp"),
     secret_links=words("est, était"),
