@@ -585,6 +585,25 @@ SCENARIOS: tuple[Scenario, ...] = (
         home="de",
     ),
     one(
+        "de_home_hall_blue",
+        "foreign_home",
+        Turn(
+            "Mach das Flurlicht blau", {HALL: {"state": "on", "rgb_color": (0, 0, 255)}}
+        ),
+        language="de",
+        home="de",
+    ),
+    one(
+        "es_home_hall_red",
+        "foreign_home",
+        Turn(
+            "Quiero la luz del pasillo de color rojo",
+            {HALL: {"state": "on", "rgb_color": (255, 0, 0)}},
+        ),
+        language="es",
+        home="es",
+    ),
+    one(
         "es_home_kitchen_off",
         "foreign_home",
         Turn("Apaga la luz de la cocina", {KITCHEN: "off"}),

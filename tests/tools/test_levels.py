@@ -321,6 +321,42 @@ async def test_a_white_said_sets_the_lights_colour_temperature(
     assert f"{kelvin} K" in speech(response)
 
 
+@pytest.mark.parametrize(
+    ("said", "colour", "rgb"),
+    [
+        # HA's colour names are English: "rojo", as the model copied it, is
+        # refused as invalid slot info.
+        (("pon la luz Kitchen Lights en rojo", "es"), "rojo", (255, 0, 0)),
+        (("mach die Kitchen Lights blau", "de"), "blau", (0, 0, 255)),
+        # A colour never said gives way to the one said.
+        (("set the kitchen lights to green", "en"), "red", (0, 255, 0)),
+        # A colour HA lacks, named by a word of one it has.
+        (("make the kitchen lights warm orange", "en"), "warm orange", (255, 165, 0)),
+        (("turn on the kitchen lights", "en"), "sunset glow", None),
+    ],
+)
+async def test_a_colour_said_in_any_language_is_the_lights_colour(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    said: tuple[str, str],
+    colour: str,
+    rgb: tuple[int, int, int] | None,
+) -> None:
+    agent_id = await office_home(hass, scripted_llm)
+    lights = "light.kitchen_lights"
+    call = {"name": "Kitchen Lights", "color": colour}
+    scripted_llm.script(
+        Reply(tool_calls=[("HassLightSet", call)]), Reply(content="Done.")
+    )
+
+    await converse(hass, agent_id, said[0], language=said[1])
+
+    state = hass.states.get(lights)
+    assert state.state == "on"
+    if rgb is not None:
+        assert state.attributes["rgb_color"] == rgb
+
+
 async def test_a_thermostat_call_for_a_light_made_warmer_is_the_wrong_tool(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

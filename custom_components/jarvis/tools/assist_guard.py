@@ -72,7 +72,7 @@ from .matching import ENTITIES, Slots
 from .meant import Answer, vague_target
 from .outside import outside_content_tool
 from .services import satellite_area
-from .steps import level_unsaid, stepped_as_said, unrequired, white_as_said
+from .steps import colour_as_said, level_unsaid, stepped_as_said, unrequired
 from .targets import named_instead, repair_targets
 from .todo_lists import LIST_SERVICES, ListItemTool
 from .turns import turned_as_said
@@ -199,7 +199,7 @@ class GuardedIntentTool(WrappingTool):
         handler = service_intent_handler(hass, self.intent_type)
         request = user_text()
         if self.repair:
-            slots = white_as_said(slots, request, language)
+            slots = colour_as_said(slots, request, language)
 
         def reach_of(slots: Slots) -> Reach:
             return intent_targets(

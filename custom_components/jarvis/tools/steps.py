@@ -30,6 +30,7 @@ from homeassistant.components.light import (
 from homeassistant.const import ATTR_ENTITY_ID, ATTR_SUPPORTED_FEATURES
 from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import intent, llm
+from homeassistant.util.color import COLORS
 from homeassistant.util.json import JsonObjectType
 from homeassistant.util.percentage import (
     percentage_to_ranged_value,
@@ -38,7 +39,7 @@ from homeassistant.util.percentage import (
 import voluptuous as vol
 
 from ..engine.arguments import numbers_said
-from ..engine.lang import language_pack, step_sign, way_said
+from ..engine.lang import colour_said, language_pack, step_sign, way_said
 from ..engine.results import INVALID_ARGUMENTS
 from ..engine.text import mentions
 from ..safety.effects import Call
@@ -81,14 +82,30 @@ _WHITES = ("cool_white", "warm_white")
 _COLOUR_SLOTS = frozenset({"color", "temperature"})
 
 
-def white_as_said(slots: Slots, request: str | None, language: str) -> Slots:
-    """The call's slots without its colour and colour temperature where the
-    request says a white ("cool white"): `warmed_lights` sets it. 0.5B sent
-    "set the ceiling lights to cool white" with the colour "cool white",
-    which HA's colour names lack, and a temperature of 25."""
-    if not request or way_said(request, language, _WHITES) is None:
+def colour_as_said(slots: Slots, request: str | None, language: str) -> Slots:
+    """The call's colour by a name HA's colours know: the one the request
+    says, in its language too, over the model's ("rojo", which HA refuses,
+    or a colour never said); else the one the model's words name ("warm
+    orange"); else none, where HA would refuse the call for it. Where the
+    request says a white ("cool white"), no colour or colour temperature:
+    `warmed_lights` sets it. 0.5B sent "set the ceiling lights to cool
+    white" with the colour "cool white", which HA's colour names lack, and a
+    temperature of 25."""
+    if request and way_said(request, language, _WHITES) is not None:
+        return {key: slot for key, slot in slots.items() if key not in _COLOUR_SLOTS}
+    given = slots.get("color", {}).get("value")
+    if not isinstance(given, str):
         return slots
-    return {key: slot for key, slot in slots.items() if key not in _COLOUR_SLOTS}
+    colour = (request and colour_said(request, language)) or (
+        given if _known_colour(given) else colour_said(given, language)
+    )
+    rest = {key: slot for key, slot in slots.items() if key != "color"}
+    return rest | {"color": {"value": colour}} if colour else rest
+
+
+def _known_colour(name: str) -> bool:
+    """Whether HA's colour names have it, as its light intent reads them."""
+    return name.replace(" ", "").lower() in COLORS
 
 
 def stepped(reach: Reach, slots: Slots, request: str | None, language: str) -> Reach:

@@ -23,6 +23,7 @@ __all__ = [
     "LANGUAGES",
     "Language",
     "bare_verbs",
+    "colour_said",
     "every",
     "item_without_list",
     "item_without_verb",
@@ -187,6 +188,19 @@ def _said_apart(text: str, phrase: str, pack: Language) -> bool:
         if said[-len(tail) :] == tail and verb in said[: -len(tail)]:
             return True
     return False
+
+
+def colour_said(text: str, language: str | None) -> str | None:
+    """The one colour a text says, in its language or in English, by the
+    name HA's colours know ("rojo": "red"); None where it says none or
+    several."""
+    said = {
+        colour
+        for pack in (language_pack(language), en.LANGUAGE)
+        for colour, names in pack.colours.items()
+        if mentions(text, names)
+    }
+    return said.pop() if len(said) == 1 else None
 
 
 def _says(

@@ -107,6 +107,9 @@ class Language:
     # ("abre con llave" unlocks, though "abre" alone opens; "baja la
     # persiana" closes it).
     ways: Mapping[str, tuple[str, ...]]
+    # A light's colours, by the English name HA's colour names know
+    # ("red"), and a white that is no way of its own ("white").
+    colours: Mapping[str, tuple[str, ...]]
 
     # What a reply claims of a device, checked against the home
     # (`engine.grounding`). Words by the state they claim; the first is

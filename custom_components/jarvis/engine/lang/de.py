@@ -150,6 +150,20 @@ LANGUAGE = Language(
             "kaltweiß, kaltweiss, kaltes weiß, kaltes licht, tageslicht"
         ),
     },
+    colours={
+        "red": words("rot, rote, roten, rotes"),
+        "orange": words("orange, orangen, oranges"),
+        "yellow": words("gelb, gelbe, gelben, gelbes"),
+        "green": words("grün, grüne, grünen, grünes"),
+        "blue": words("blau, blaue, blauen, blaues"),
+        "purple": words("lila"),
+        "pink": words("pink, rosa"),
+        "white": words("weiß, weiss, weiße, weißen, weißes"),
+        "cyan": words("cyan"),
+        "magenta": words("magenta"),
+        "turquoise": words("türkis"),
+        "violet": words("violett"),
+    },
     state_words={
         "on": words("an, eingeschaltet, angeschaltet"),
         "off": words("aus, ausgeschaltet, abgeschaltet"),
