@@ -357,6 +357,41 @@ async def test_a_colour_said_in_any_language_is_the_lights_colour(
         assert state.attributes["rgb_color"] == rgb
 
 
+@pytest.mark.parametrize(
+    ("said", "rgb", "applied"),
+    [
+        # 0.5B's call named no colour, and the light came on in its own.
+        (("mach die Kitchen Lights blau", "de"), (0, 0, 255), True),
+        # Joined commands, or a white: as called.
+        (
+            ("mach die Kitchen Lights an und die Bed Light blau", "de"),
+            (0, 0, 255),
+            False,
+        ),
+        (("turn on the kitchen lights in warm white", "en"), (255, 255, 255), False),
+    ],
+)
+async def test_a_colour_said_of_lights_turned_on_is_set(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    said: tuple[str, str],
+    rgb: tuple[int, int, int],
+    applied: bool,
+) -> None:
+    agent_id = await office_home(hass, scripted_llm)
+    lights = "light.kitchen_lights"
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOn", {"name": "Kitchen Lights"})]),
+        Reply(content="Done."),
+    )
+
+    await converse(hass, agent_id, said[0], language=said[1])
+
+    state = hass.states.get(lights)
+    assert state.state == "on"
+    assert (state.attributes.get("rgb_color") == rgb) == applied
+
+
 async def test_a_thermostat_call_for_a_light_made_warmer_is_the_wrong_tool(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

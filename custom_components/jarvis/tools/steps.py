@@ -23,14 +23,17 @@ from homeassistant.components.light import (
     ATTR_COLOR_TEMP_KELVIN,
     ATTR_MAX_COLOR_TEMP_KELVIN,
     ATTR_MIN_COLOR_TEMP_KELVIN,
+    ATTR_RGB_COLOR,
     ATTR_SUPPORTED_COLOR_MODES,
     brightness_supported,
+    color_supported,
     color_temp_supported,
 )
+from homeassistant.components.light.intent import INTENT_SET as INTENT_LIGHT_SET
 from homeassistant.const import ATTR_ENTITY_ID, ATTR_SUPPORTED_FEATURES
 from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import intent, llm
-from homeassistant.util.color import COLORS
+from homeassistant.util.color import COLORS, color_name_to_rgb
 from homeassistant.util.json import JsonObjectType
 from homeassistant.util.percentage import (
     percentage_to_ranged_value,
@@ -145,6 +148,13 @@ def stepped_as_said(  # noqa: PLR0917 - the call, and the request
     language = llm_context.language or hass.config.language
     reach = stepped(reach, slots, request, language)
     if (
+        intent_type in (intent.INTENT_TURN_ON, INTENT_LIGHT_SET)
+        and request
+        and "color" not in slots
+        and one_command(request, language)
+    ):
+        reach = coloured_lights(reach, request, language) or reach
+    if (
         intent_type != intent.INTENT_SET_POSITION
         or ATTR_POSITION in slots
         or not request
@@ -229,6 +239,36 @@ def warmed_lights(
         reach,
         [
             (state, Call("light", "turn_on", {ATTR_COLOR_TEMP_KELVIN: kelvin(state)}))
+            for state in lights
+        ],
+    )
+
+
+def coloured_lights(reach: Reach, request: str, language: str) -> Reach | None:
+    """Each light set to the one colour the request says ("mach das
+    Flurlicht blau", which 0.5B sent as HassTurnOn and the light came on in
+    the colour it had); a colour word of a light's name is no colour said
+    ("Red Lamp"). None where the reach is not all lights that take a colour."""
+    lights = [
+        target.state
+        for target in reach.targets
+        if target.state.domain == "light"
+        and color_supported(target.state.attributes.get(ATTR_SUPPORTED_COLOR_MODES))
+    ]
+    colour = colour_said(request, language)
+    if (
+        not lights
+        or len(lights) != len(reach.targets)
+        or colour is None
+        or way_said(request, language, _WHITES) is not None
+        or any(colour_said(state.name, language) == colour for state in lights)
+    ):
+        return None
+    rgb = color_name_to_rgb(colour)
+    return _made(
+        reach,
+        [
+            (state, Call("light", "turn_on", {ATTR_RGB_COLOR: list(rgb)}))
             for state in lights
         ],
     )
