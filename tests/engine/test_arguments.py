@@ -362,6 +362,25 @@ def test_a_call_the_words_do_not_fit_is_the_tool_their_verbs_name() -> None:
     media_tools = [turn_off, pause, media("HassMediaNext", "Skips a track")]
     pausing = "pausa y salta la música"
     assert fitting_tool(turn_off, speaker, media_tools, pausing) is turn_off
+    # An argument the called tool does not take is made up, and keeps the
+    # call from no tool (generated home 18, held out: HassMediaNext for
+    # "setze den Lautsprecher fort", with 0.5B's "is_volume_muted").
+    muting = [
+        ToolSpec(
+            f"HassMediaPlayer{verb}",
+            f"{verb}s a media player",
+            {
+                "type": "object",
+                "properties": {"name": {"type": "string"}, "is_volume_muted": {}},
+            },
+        )
+        for verb in ("Mute", "Unmute")
+    ]
+    resume = media("HassMediaUnpause", "Resumes a media player")
+    skip = media("HassMediaNext", "Skips a media player to the next item")
+    made_up = {"name": "Lautsprecher", "is_volume_muted": "false"}
+    offered = [skip, *muting, resume]
+    assert fitting_tool(skip, made_up, offered, "setze den Lautsprecher fort") is resume
 
 
 def test_a_call_fits_by_its_own_verbs_not_those_of_its_kind() -> None:

@@ -214,6 +214,11 @@ def test_a_request_that_leaves_devices_out(
         ),
         ("milk to my shopping list", "Shopping List", "en", "milk"),
         ("milk", "Shopping List", "en", "milk"),
+        # The list called a list after its name (generated home 18, held out).
+        ("batteries on my personal tasks list", "Personal Tasks", "en", "batteries"),
+        ("Brot auf die Einkäufe Liste", "Einkäufe", "de", "Brot"),
+        # An item's own "list" before the list's name stays.
+        ("guest list to my tasks", "Tasks", "en", "guest list"),
         # The list's name inside the item, not at its end: the item's words.
         ("buy shopping bags", "Shopping", "en", "buy shopping bags"),
         ("shopping list", "Shopping List", "en", "shopping list"),  # nothing left

@@ -4,9 +4,15 @@ robots once (a generated home no session had written)."""
 
 from __future__ import annotations
 
-from homeassistant.core import HomeAssistant
-from homeassistant.helpers import area_registry as ar, entity_registry as er
+from homeassistant.components import conversation
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import (
+    area_registry as ar,
+    device_registry as dr,
+    entity_registry as er,
+)
 import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from tests.scripted_llm import Reply, ScriptedLLMServer
 from tests.tools.conftest import KITCHEN
@@ -70,3 +76,56 @@ async def test_a_shared_name_said_of_all_of_them_turns_them_all(
     await converse(hass, agent_id, request_text)
 
     assert [hass.states.get(e).state for e in (KITCHEN, BED_LIGHT)] == ["on", "on"]
+
+
+async def test_a_shared_name_said_to_a_satellite_is_the_one_in_its_area(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """As HA's matcher prefers the satellite's area for a name several
+    rooms share."""
+    agent_id = await two_lamps(hass, scripted_llm)
+    entry = MockConfigEntry(domain="satellite")
+    entry.add_to_hass(hass)
+    satellite = dr.async_get(hass).async_get_or_create(
+        config_entry_id=entry.entry_id, identifiers={("satellite", "bedroom")}
+    )
+    bedroom = ar.async_get(hass).async_get_area_by_name("Bedroom")
+    dr.async_get(hass).async_update_device(satellite.id, area_id=bedroom.id)
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOn", {"name": "Lamp"})]), Reply(content="Done.")
+    )
+
+    await conversation.async_converse(
+        hass,
+        "turn on the lamp",
+        None,
+        Context(),
+        agent_id=agent_id,
+        device_id=satellite.id,
+    )
+
+    assert [hass.states.get(e).state for e in (KITCHEN, BED_LIGHT)] == ["off", "on"]
+
+
+async def test_a_shared_name_is_the_one_in_the_place_its_own_command_says(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """Of joined commands that say both rooms, the lamp's own says the
+    kitchen: 0.5B's call for "apaga el calefactor en el salón y luego apaga
+    la luz del techo en el despacho" reached the Calefactor of both rooms
+    (a generated home no session had written)."""
+    agent_id = await two_lamps(hass, scripted_llm)
+    await hass.services.async_call(
+        "light", "turn_on", {"entity_id": [KITCHEN, BED_LIGHT]}, blocking=True
+    )
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOff", {"name": "Lamp"})]), Reply(content="Done.")
+    )
+
+    await converse(
+        hass,
+        agent_id,
+        "turn off the lamp in the kitchen and then close the blinds in the bedroom",
+    )
+
+    assert [hass.states.get(e).state for e in (KITCHEN, BED_LIGHT)] == ["off", "on"]

@@ -406,13 +406,17 @@ def _by_verbs(
     own = None if tool in core else own_verb_fit(tool, request, others)
     if own if own is not None else request_fit(tool, request):
         return None
-    return _best(
-        [
-            (verb_fit(other, request), other)
-            for other in others
-            if other not in core and _takes_as_they_are(other, args)
-        ]
-    )
+
+    def fit(other: ToolSpec) -> int:
+        # A tool that takes every argument wins a tie with one that takes
+        # only those the called tool takes.
+        if not (verbs := verb_fit(other, request)):
+            return 0
+        if _takes_as_they_are(other, args):
+            return 2 * verbs + 1
+        return 2 * verbs if _takes_as_they_are(other, _taken(tool, args)) else 0
+
+    return _best([(fit(other), other) for other in others if other not in core])
 
 
 def _by_missing(
@@ -431,7 +435,7 @@ def _by_missing(
         [
             (verb_fit(other, request), other)
             for other in others
-            if _takes_as_they_are(other, args)
+            if _takes_as_they_are(other, _taken(tool, args))
             and all(name in args for name in other.parameters.get("required") or ())
         ]
     )
@@ -475,6 +479,14 @@ def _by_look_up(
     return _best(
         [(verb_fit(other, request), other) for other in others if takes(other)]
     )
+
+
+def _taken(tool: ToolSpec, args: JsonObject) -> JsonObject:
+    """A call's arguments its own tool takes: one it does not may be made up
+    ("is_volume_muted" of HassMediaNext for "setze den Lautsprecher fort",
+    which had kept the call from HassMediaUnpause)."""
+    properties = tool.parameters.get("properties") or {}
+    return {name: value for name, value in args.items() if name in properties}
 
 
 def _takes_as_they_are(tool: ToolSpec, args: JsonObject) -> bool:

@@ -69,7 +69,7 @@ from .intent_reach import (
 )
 from .match_words import MatchInWordsTool, called_in_words, serving_words
 from .matching import ENTITIES, Slots
-from .meant import Answer, vague_target
+from .meant import Answer, here_if_one, vague_target
 from .outside import outside_content_tool
 from .services import satellite_area
 from .steps import colour_as_said, level_unsaid, stepped_as_said, unrequired
@@ -272,7 +272,11 @@ class GuardedIntentTool(WrappingTool):
                 tool_input.id,
                 tool_input.external,
             )
+        here = satellite_area(hass, llm_context)
         reached = reach.targets
+        if self.repair and request:
+            one = here_if_one(hass, [t.state for t in reached], request, language, here)
+            reached = [target for target in reached if target.state in one]
         if (
             self.repair
             and request
@@ -286,7 +290,7 @@ class GuardedIntentTool(WrappingTool):
                     request,
                     language=language,
                     assistant=llm_context.assistant,
-                    satellite_area=satellite_area(hass, llm_context),
+                    satellite_area=here,
                 )
             )
         ):

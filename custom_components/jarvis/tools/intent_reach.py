@@ -33,7 +33,7 @@ from ..engine.spoken_numbers import in_digits
 from ..safety.effects import Call
 from .deeds import deeds, said_level, said_service
 from .matching import ENTITIES, Slots, intent_constraints
-from .meant import said_targets
+from .meant import part_naming, said_targets
 from .service_features import supports
 
 # The level a service intent sets that a step may stand for ("turn the fan
@@ -439,13 +439,14 @@ def _of_a_kind_refused(
 def _said_only(
     hass: HomeAssistant, found: list[Target], request: str | None, language: str
 ) -> list[Target]:
-    """The targets the request names, of all a call reached (`said_targets`)."""
+    """The targets the request names, of all a call reached (`said_targets`),
+    by the command naming them: "apaga el calefactor en el salón y luego
+    apaga la luz del techo en el despacho" is not the office's Calefactor."""
     if not request:
         return found
-    said = {
-        state.entity_id
-        for state in said_targets(hass, [t.state for t in found], request, language)
-    }
+    states = [t.state for t in found]
+    own_part = part_naming(hass, states, request, language)
+    said = {state.entity_id for state in said_targets(hass, states, own_part, language)}
     return [target for target in found if target.state.entity_id in said]
 
 

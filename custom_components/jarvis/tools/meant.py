@@ -108,7 +108,8 @@ def vague_target(
     words fit only the one picked, or none (a name in another language), or
     the call acts on several ("all the lights")."""
     if len(states) != 1:
-        return _one_of_a_name(hass, states, request, language)
+        asks = _said_as_one(hass, states, request, language)
+        return which(hass, states, language) if asks else None
     (state,) = states
     said = folded_words(request)
     entry = er.async_get(hass).async_get(state.entity_id)
@@ -132,25 +133,38 @@ def vague_target(
     return which(hass, meant, language) if len(meant) > 1 else None
 
 
-def _one_of_a_name(
+def _said_as_one(
     hass: HomeAssistant, states: Sequence[State], request: str, language: str
-) -> Answer | None:
-    """Which of the devices that share a name, each in its own area, is
-    meant, asked where the request says the name in the singular and not
-    "all": "turn on the lamp", of a Lamp in the kitchen and one in the
-    bedroom, had turned on both."""
+) -> bool:
+    """Whether devices that share a name, each in its own area, are said as
+    one: the name in the singular, and not "all". "turn on the lamp", of a
+    Lamp in the kitchen and one in the bedroom, had turned on both."""
     areas = {entity_area(hass, state.entity_id) for state in states}
     names = {state.name for state in states}
-    if (
-        len(names) != 1
+    return not (
+        len(states) < 2
+        or len(names) != 1
         or None in areas
         or len(areas) < len(states)
         or said_in_plural(next(iter(names)), request)
         or says_all(request, language)
         or says_everything(request, language)
-    ):
-        return None
-    return which(hass, states, language)
+    )
+
+
+def here_if_one(
+    hass: HomeAssistant,
+    states: Sequence[State],
+    request: str,
+    language: str,
+    satellite_area: str | None,
+) -> list[State]:
+    """Of devices that share a name, said as one, the one in the area the
+    request came from, as HA's matcher prefers; else all of them."""
+    if satellite_area is None or not _said_as_one(hass, states, request, language):
+        return list(states)
+    here = [s for s in states if entity_area(hass, s.entity_id) == satellite_area]
+    return here or list(states)
 
 
 def words_fitting(name: str, said: set[str]) -> int:

@@ -305,9 +305,15 @@ def item_without_list(item: str, list_name: str, language: str | None) -> str:
     start = next((i for i, (_, _, word) in enumerate(found) if names_list(word)), None)
     if not telling or start is None:
         return item
+    nouns = {
+        singular(word)
+        for pack in (language_pack(language), en.LANGUAGE)
+        for noun in pack.list_nouns
+        for word in words(noun)
+    }
     tail = [word for _, _, word in found[start:]]
     if not all_said(telling, tail) or not all(
-        names_list(word) or word in links for word in tail
+        names_list(word) or word in links or word in nouns for word in tail
     ):
         return item
     head = found[:start]

@@ -84,6 +84,9 @@ class Language:
     # Words between a to-do item and the list it goes on: "to", "my" of "add
     # milk to my shopping list".
     list_links: tuple[str, ...]
+    # What a to-do list is called, said after its name: "list" of "my
+    # personal tasks list".
+    list_nouns: tuple[str, ...]
     # Words that leave devices out of a command: "except", "but not". A call
     # is then not narrowed to the devices or places the request names.
     exceptions: tuple[str, ...]

@@ -115,6 +115,7 @@ LANGUAGE = Language(
     list_links=words(
         "auf, zu, zur, zum, in, meine, meinen, meiner, die, der, den, unsere, unseren"
     ),
+    list_nouns=words("liste"),
     exceptions=words("außer, ausser, bis auf, ausgenommen, aber nicht"),
     referring=words(
         "es, sie, ihn, das, die, den, dies, beide, beiden, alle, mach, mache, schalte, schalt, stelle, stell, setze, setz, dreh, drehe, jetzt, nun, auch, wieder, grad"

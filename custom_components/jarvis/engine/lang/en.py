@@ -107,6 +107,7 @@ LANGUAGE = Language(
     },
     list_verbs=words("put, write"),
     list_links=words("to, on, onto, in, into, my, the, our"),
+    list_nouns=words("list, todo, to-do"),
     exceptions=words("except, apart from, but not, other than, besides"),
     referring=words(
         "it, them, that, those, this, these, both, all, one, turn, switch, set, make, put, change, raise, lower, increase, decrease, now, too, also, as, again, back, degrees"

@@ -107,6 +107,7 @@ LANGUAGE = Language(
     },
     list_verbs=words("pon, ponme, mete, escribe"),
     list_links=words("a, al, en, la, las, el, los, mi, mis, nuestra, nuestras, de"),
+    list_nouns=words("lista"),
     exceptions=words("excepto, salvo, menos, aparte de, pero no"),
     referring=words(
         "lo, la, los, las, le, les, eso, esto, ambos, ambas, todos, todas, pon, ponme, sube, baja, cambia, ajusta, ahora, también, otra, vez, de, nuevo, a, al, grados"

@@ -107,6 +107,7 @@ LANGUAGE = Language(
     },
     list_verbs=words("mets, mettre, écris"),
     list_links=words("à, au, sur, dans, ma, mes, la, le, les, notre, nos, de"),
+    list_nouns=words("liste"),
     exceptions=words("sauf, excepté, hormis, à part, mais pas"),
     referring=words(
         "le, la, les, l, ça, cela, tous, toutes, deux, mets, règle, monte, baisse, maintenant, aussi, encore, à, au, degrés"

@@ -109,6 +109,7 @@ LANGUAGE = Language(
     list_links=words(
         "a, alla, al, nella, nel, sulla, in, mia, mie, mio, la, le, il, nostra"
     ),
+    list_nouns=words("lista"),
     exceptions=words("tranne, eccetto, salvo, a parte, ma non"),
     referring=words(
         "lo, la, li, le, l, questo, quello, tutti, tutte, entrambi, entrambe, metti, imposta, alza, abbassa, ora, adesso, anche, di, nuovo, a, al, gradi"

@@ -108,6 +108,7 @@ LANGUAGE = Language(
     },
     list_verbs=words("zet, schrijf"),
     list_links=words("aan, op, in, mijn, de, het, onze"),
+    list_nouns=words("lijst"),
     exceptions=words("behalve, uitgezonderd, maar niet"),
     referring=words(
         "het, ze, die, dat, deze, beide, allemaal, alle, zet, doe, draai, stel, in, nu, ook, weer, op, graden"

@@ -107,6 +107,7 @@ LANGUAGE = Language(
     },
     list_verbs=words("põe, coloca, escreve"),
     list_links=words("a, à, ao, na, no, em, minha, minhas, meu, as, o, nossa, de"),
+    list_nouns=words("lista"),
     exceptions=words("exceto, menos, salvo, à exceção de, mas não"),
     referring=words(
         "o, a, os, as, ele, ela, eles, elas, isso, isto, ambos, ambas, todos, todas, põe, coloca, ajusta, sobe, baixa, agora, também, de, novo, outra, vez, em, no, na, ao, graus"
