@@ -1452,3 +1452,22 @@ async def test_a_room_is_not_said_to_lack_what_a_call_could_not_act_on(
         "Nothing was done: Speaker is idle, and HassMediaNext acts only on one "
         "that is playing."
     ]
+
+
+async def test_a_made_up_name_in_the_place_said_is_the_device_the_words_name(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "pon los focos en el cuarto de los niños al 20%" as
+    HassTurnOn "Calefactor" in the kids' room, which has none: the heater of
+    another room was asked about and turned on (generated home 20, held
+    out). The place is the user's, the name is not."""
+    agent_id = await office_home(hass, scripted_llm)
+    await hass.services.async_call(
+        "light", "turn_on", {"entity_id": KITCHEN}, blocking=True
+    )
+    call = ("HassTurnOff", {"name": "Kitchen Lights", "area": "Office"})
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+
+    await converse(hass, agent_id, "switch off the AC in the office")
+
+    assert states(hass, AC, KITCHEN) == ["off", "on"]

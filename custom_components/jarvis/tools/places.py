@@ -104,3 +104,19 @@ def said_places(slots: Slots, request: str | None) -> Slots:
         if key not in ("area", "floor")
         or telling_words(str(value.get("value", ""))) <= said
     }
+
+
+def place_holds(
+    hass: HomeAssistant, place: Slots, domains: set[str], assistant: str | None
+) -> bool:
+    """Whether the place has a device of these kinds: the hallway's speaker,
+    which HassMediaNext could not act on, is still there."""
+    return intent.async_match_targets(
+        hass,
+        intent.MatchTargetsConstraints(
+            area_name=place.get("area", {}).get("value"),
+            floor_name=place.get("floor", {}).get("value"),
+            domains=domains,
+            assistant=assistant,
+        ),
+    ).is_match

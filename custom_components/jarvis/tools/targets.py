@@ -37,7 +37,13 @@ from ..engine.text import (
 )
 from .matching import ENTITIES, Matching, Slots, intent_constraints, reach
 from .meant import MAX_CHOICES, Answer, said_targets, which, words_fitting
-from .places import area_said, pointed_instead, said_places, unknown_places
+from .places import (
+    area_said,
+    place_holds,
+    pointed_instead,
+    said_places,
+    unknown_places,
+)
 from .services import closest_names, entity_area
 
 # What "everything in the office" means when the model named the room as a
@@ -48,6 +54,7 @@ _NARROWING = ("area", "floor", "domain", "device_class")
 
 
 _KINDS = ("domain", "device_class")
+_PLACES = ("area", "floor")
 
 
 def repair_targets(
@@ -88,6 +95,17 @@ def repair_targets(
     # A device's own name wins over an area, floor or kind the model added
     # wrongly (1.5B sent the garage door with domain "homeassistant").
     named = {k: v for k, v in slots.items() if k not in _NARROWING}
+    # Not where the name is none of the user's words and the place is theirs:
+    # "pon los focos en el cuarto de los niños al 20%" came as HassTurnOn
+    # "Calefactor" there, and the heater of another room was turned on.
+    spoken = {k: v for k, v in said_places(slots, request).items() if k in _PLACES}
+    if (
+        request
+        and spoken
+        and not telling_words(name) & folded_words(request)
+        and (said := _named_by_user(hass, handler, spoken, assistant, request))
+    ):
+        return spoken | {"name": {"value": said}}
     if named != slots and _matches(hass, handler, named, assistant):
         # Unless the user's other words point past it ("kitchen lights at
         # fifty percent" as HassLightSet "kitchen" in a made-up area: the
@@ -166,7 +184,7 @@ def repair_targets(
             hass, handler, unkinded, assistant, request=request, language=language
         ):
             return kinds
-        if (verbs := verb_domains(request or "", language)) and not _holds(
+        if (verbs := verb_domains(request or "", language)) and not place_holds(
             hass, unkinded, verbs, assistant
         ):
             # Not the whole room for a request about something it lacks:
@@ -490,22 +508,6 @@ def _kinds_in(
         return None
     kinds = place | {"domain": {"value": sorted(domains)}}
     return kinds if _matches(hass, handler, kinds, assistant) else None
-
-
-def _holds(
-    hass: HomeAssistant, place: Slots, domains: set[str], assistant: str | None
-) -> bool:
-    """Whether the place has a device of these kinds: the hallway's speaker,
-    which HassMediaNext could not act on, is still there."""
-    return intent.async_match_targets(
-        hass,
-        intent.MatchTargetsConstraints(
-            area_name=place.get("area", {}).get("value"),
-            floor_name=place.get("floor", {}).get("value"),
-            domains=domains,
-            assistant=assistant,
-        ),
-    ).is_match
 
 
 def _kind_unsaid(slots: Slots, request: str | None, language: str) -> bool:
