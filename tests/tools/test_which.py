@@ -129,3 +129,21 @@ async def test_a_shared_name_is_the_one_in_the_place_its_own_command_says(
     )
 
     assert [hass.states.get(e).state for e in (KITCHEN, BED_LIGHT)] == ["off", "on"]
+
+
+async def test_an_answer_naming_no_choice_leaves_the_question_open(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """A "yes" to "which one?" names none: 0.5B made the call asked about
+    again, and four heaters of one name were turned off (a generated home
+    no session had written)."""
+    agent_id = await two_lamps(hass, scripted_llm)
+    call = ("HassTurnOn", {"name": "Lamp"})
+    scripted_llm.script(Reply(tool_calls=[call]))
+    asked = await converse(hass, agent_id, "turn on the lamp")
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+
+    again = await converse(hass, agent_id, "yes", asked["conversation_id"])
+
+    assert speech(again) == speech(asked)
+    assert [hass.states.get(e).state for e in (KITCHEN, BED_LIGHT)] == ["off", "off"]

@@ -69,7 +69,7 @@ from .intent_reach import (
 )
 from .match_words import MatchInWordsTool, called_in_words, serving_words
 from .matching import ENTITIES, Slots
-from .meant import Answer, here_if_one, vague_target
+from .meant import Answer, here_if_one, vague_target, which_open
 from .outside import outside_content_tool
 from .services import satellite_area
 from .steps import colour_as_said, level_unsaid, stepped_as_said, unrequired
@@ -280,7 +280,7 @@ class GuardedIntentTool(WrappingTool):
         if (
             self.repair
             and request
-            and first_request()
+            and (first_request() or which_open(language))
             # All a name fits, said of all of them: nothing to ask.
             and ENTITIES not in slots
             and (

@@ -23,6 +23,7 @@ from ..engine.text import (
     telling_words,
 )
 from ..engine.which_answer import CHOICES, Choice
+from ..safety.holds import question_answered
 from .services import entity_area, entity_places
 
 
@@ -165,6 +166,16 @@ def here_if_one(
         return list(states)
     here = [s for s in states if entity_area(hass, s.entity_id) == satellite_area]
     return here or list(states)
+
+
+def which_open(language: str) -> bool:
+    """Whether Jarvis's reply before the user's latest message asked which
+    device: an answer that names none of its choices ("sí") leaves it open.
+    After one, 0.5B made the call asked about again, and four heaters of
+    one name were turned off."""
+    asked = question_answered()
+    opening = phrase(WHICH, language).partition("{choices}")[0]
+    return asked is not None and asked.startswith(opening)
 
 
 def words_fitting(name: str, said: set[str]) -> int:

@@ -97,8 +97,14 @@ def repair_targets(
     named = {k: v for k, v in slots.items() if k not in _NARROWING}
     # Not where the name is none of the user's words and the place is theirs:
     # "pon los focos en el cuarto de los niños al 20%" came as HassTurnOn
-    # "Calefactor" there, and the heater of another room was turned on.
-    spoken = {k: v for k, v in said_places(slots, request).items() if k in _PLACES}
+    # "Calefactor" there (and the floor "20%"), and the heater of another
+    # room was turned on.
+    made_up = unknown_places(hass, slots)
+    spoken = {
+        key: value
+        for key, value in said_places(slots, request).items()
+        if key in _PLACES and key not in made_up
+    }
     if (
         request
         and spoken
