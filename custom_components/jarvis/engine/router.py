@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+import functools
 import re
 
 from .lang import LANGUAGES, bare_verbs, every, folded_verbs, language_pack
@@ -275,12 +276,19 @@ def _topic_of(tool: ToolSpec) -> str:
     return tool.name.lower().replace("_", "")
 
 
-def _topics(tool: ToolSpec) -> list[str]:
+def _topics(tool: ToolSpec) -> tuple[str, ...]:
     """The lexicon's topics in the tool's name; the longest where one holds
     another: "unmute", not "mute" in it."""
-    name = _topic_of(tool)
+    return _name_topics(_topic_of(tool))
+
+
+@functools.cache
+def _name_topics(name: str) -> tuple[str, ...]:
+    # Once per tool: each route reads every tool's topics several times.
     topics = [topic for topic in _LEXICON if topic in name]
-    return [t for t in topics if not any(t in other and t != other for other in topics)]
+    return tuple(
+        t for t in topics if not any(t in other and t != other for other in topics)
+    )
 
 
 def _lexicon_score(
@@ -365,7 +373,7 @@ class ToolRouter:
             ),
             key=lambda item: (
                 -item[0],
-                _fewest_sharing(item[2], words, sharing),
+                _fewest_sharing(item[2], words, sharing) if item[0] else 0,
                 item[1],
             ),
         )
