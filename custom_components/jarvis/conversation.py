@@ -60,6 +60,7 @@ from .tools.deeds import describe
 from .tools.home import home_api, house_view, live_lookup
 from .tools.hub import CURRENT_ENTRY, DATA_TOOLS, JarvisTools
 from .tools.intent_reach import Target, target_deeds
+from .tools.loose_match import loose_command
 from .tools.referents import referred_command
 from .tools.service_features import load_service_features
 from .tools.todo_lists import list_add
@@ -201,6 +202,11 @@ class JarvisConversationEntity(
         ):
             return confirmed
         kept: list[tuple[RecognizeResult, MatchedCommand]] = []
+        # Before the strict match: HA's matcher would not try the fuzzy one
+        # after it.
+        loose = (
+            await loose_command(self.hass, user_input) if self.prefers_local else None
+        )
         if self.prefers_local and (
             local := await conversation.async_handle_intents(
                 self.hass,
@@ -212,12 +218,13 @@ class JarvisConversationEntity(
             )
         ):
             return self._async_local_result(chat_log, local, started)
-        if kept and (
-            mine := await self._async_run_match(
-                user_input, chat_log, kept[0][1], started
-            )
-        ):
-            return mine
+        for command in (kept[0][1] if kept else None, loose):
+            if command and (
+                mine := await self._async_run_match(
+                    user_input, chat_log, command, started
+                )
+            ):
+                return mine
         if self.prefers_local and (
             joined := await self._async_run_parts(user_input, chat_log)
         ):

@@ -532,7 +532,7 @@ def _blank(value: Any) -> bool:
 
 # Open-ended media search, and canned chit-chat ("Hello from Home Assistant.")
 # that the persona should answer itself.
-_LEFT_TO_THE_MODEL = frozenset({"HassMediaSearchAndPlay", "HassRespond"})
+LEFT_TO_THE_MODEL = frozenset({"HassMediaSearchAndPlay", "HassRespond"})
 
 
 async def understood(
@@ -571,7 +571,7 @@ def needs_llm(
     in `kept`): actions that must wait for the user's yes (HA would run them
     at once), commands on a name a device's entities share (HA would refuse
     them) and those HA would run on more than the request names."""
-    if result.intent.name in _LEFT_TO_THE_MODEL:
+    if result.intent.name in LEFT_TO_THE_MODEL:
         return True
     # A free-text slot that ends inside a word of the request: HA's Spanish
     # sentences took "regar las plantas a l" as the item of "añade regar las

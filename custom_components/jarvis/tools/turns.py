@@ -5,10 +5,11 @@ request that names it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from homeassistant.const import SERVICE_TURN_ON
-from homeassistant.core import HomeAssistant
+from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import intent
 
 from ..engine.lang import way_said
@@ -63,6 +64,31 @@ def turned_as_said(
     return turned(
         hass, meant, slots, assistant=assistant, language=language, request=request
     )
+
+
+def turns_as_said(
+    hass: HomeAssistant,
+    intent_type: str,
+    states: Sequence[State],
+    request: str,
+    language: str,
+) -> bool:
+    """Whether the request's words say the way an intent turns these
+    devices: an on/off intent, the way it turns them ("kill the kettle" is
+    no HassTurnOn); one that turns on what it sets, anything but off."""
+    domains = {state.domain for state in states}
+    sets = _sets_as_it_turns_on(hass, intent_type)
+    if intent_type not in ON_OFF_INTENTS and not sets:
+        return True
+    if domains <= _ONLY_ON:
+        return intent_type == intent.INTENT_TURN_ON
+    if len(turns := {_TURNS.get(domain, _ON_OFF) for domain in domains}) != 1:
+        return False
+    ways = turns.pop()
+    way = way_said(part_naming(hass, states, request, language), language, ways)
+    if sets:
+        return way != ways[1]
+    return way == ways[intent_type == intent.INTENT_TURN_OFF]
 
 
 def _sets_as_it_turns_on(hass: HomeAssistant, intent_type: str) -> bool:

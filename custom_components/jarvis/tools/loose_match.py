@@ -1,0 +1,126 @@
+"""HA's fuzzy reading of a command its sentences do not match, kept where
+the request's own words confirm it.
+
+HA's default agent, used alone, falls back to a fuzzy match where no
+sentence matches ("start the vacuum in the garden"); the strict matching
+that Jarvis's fast path and HA's "prefer local" pipeline use does not, so
+such commands went to the model. The fuzzy reading is a guess, wrong more
+often than right on loose phrasings (HassLightSet for "I want the blinds
+at 50 percent", HassTurnOn for "kill the kettle", the time for "what is on
+the shopping list?"), so it is kept only where the words confirm it: one
+command that acts, every number said in its slots, the way said the way
+it turns, and its targets those the words name.
+"""
+
+from __future__ import annotations
+
+from homeassistant.components.conversation import ConversationInput
+from homeassistant.components.conversation.agent_manager import get_agent_manager
+from homeassistant.components.conversation.default_agent import METADATA_FUZZY_MATCH
+from homeassistant.core import HomeAssistant, State
+
+from ..engine.arguments import numbers_said
+from ..engine.lang import verb_domains
+from ..engine.pointed import kinds_named
+from ..engine.text import all_said, folded_words, most_specific, telling_words
+from .assist_guard import (
+    LEFT_TO_THE_MODEL,
+    MatchedCommand,
+    matched_command,
+    matcher_slots,
+)
+from .intent_reach import service_intent_handler
+from .services import entity_places, exposed_states
+from .turns import one_command, turns_as_said
+
+
+async def loose_command(
+    hass: HomeAssistant, user_input: ConversationInput
+) -> MatchedCommand | None:
+    """The command HA's fuzzy matcher reads a request as, where its words
+    confirm it; None where HA's sentences match it (strictly), or the
+    reading is not confirmed.
+
+    Call it before `async_handle_intents`: HA's matcher caches one stage of
+    its matching per request, and after a strict miss it would not try the
+    fuzzy one."""
+    if (agent := get_agent_manager(hass).default_agent) is None:
+        return None
+    result = await agent.async_recognize_intent(user_input)
+    if result is None or not (result.intent_metadata or {}).get(METADATA_FUZZY_MATCH):
+        return None
+    text, language = user_input.text, user_input.language
+    if (
+        result.intent.name in LEFT_TO_THE_MODEL
+        or service_intent_handler(hass, result.intent.name) is None
+        or not one_command(text, language)
+    ):
+        return None
+    slots = matcher_slots(result)
+    given = {str(slot["value"]) for slot in slots.values()}
+    if any(_number(said) not in given for said in numbers_said(text, language)):
+        return None  # "set the LED strip to 40%" read as turning it on
+    command = matched_command(hass, result, text, language)
+    states = [target.state for target in command.targets]
+    if (
+        not states
+        or not turns_as_said(hass, result.intent.name, states, text, language)
+        or not _named(hass, states, text, language)
+    ):
+        return None
+    return command
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if value.is_integer() else str(value)
+
+
+def _named(
+    hass: HomeAssistant, states: list[State], request: str, language: str
+) -> bool:
+    """Whether the request's words name these devices: each by its name in
+    full, the most specific of the names it says ("TV Light", not "TV");
+    or, where it says no device's name, each by its kind in a place it says
+    or as the one of its kind ("start the vacuum in the garden")."""
+    said = folded_words(request)
+    named = _names_said(hass, said)
+    if named:
+        return all(state.name in named for state in states)
+    kinds = kinds_named(request) | verb_domains(request, language)
+    alone = {domain: len(of_kind) == 1 for domain, of_kind in _by_kind(hass).items()}
+    return all(
+        state.domain in kinds
+        and (
+            alone.get(state.domain, False)
+            or any(
+                all_said(telling_words(place), said)
+                for place in entity_places(hass, state.entity_id)
+            )
+        )
+        for state in states
+    )
+
+
+def _names_said(hass: HomeAssistant, said: set[str]) -> set[str]:
+    """The most specific of the exposed devices' names said in full, but for
+    a name that is only a place said ("Kitchen", the kitchen's light)."""
+    named: dict[str, frozenset[str]] = {}
+    for state in exposed_states(hass).values():
+        place_words = {
+            word
+            for place in entity_places(hass, state.entity_id)
+            if all_said(telling := telling_words(place), said)
+            for word in telling
+        }
+        if (telling := telling_words(state.name) - place_words) and all_said(
+            telling, said
+        ):
+            named[state.name] = frozenset(telling)
+    return set(most_specific(named))
+
+
+def _by_kind(hass: HomeAssistant) -> dict[str, list[State]]:
+    kinds: dict[str, list[State]] = {}
+    for state in exposed_states(hass).values():
+        kinds.setdefault(state.domain, []).append(state)
+    return kinds

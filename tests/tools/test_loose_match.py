@@ -1,0 +1,108 @@
+"""HA's fuzzy reading of a command its sentences miss runs with no model call
+where the request's words confirm it, under the same confirmation rule as a
+strict match; where they do not, the model gets the request.
+
+The phrasings are ones the demo home's strict matcher misses and its fuzzy
+matcher reads (checked with the default agent's `async_recognize_intent`).
+"""
+
+from __future__ import annotations
+
+from homeassistant.components.light import ATTR_BRIGHTNESS
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
+import pytest
+
+from tests.scripted_llm import Reply, ScriptedLLMServer
+from tests.tools.conftest import FRONT_DOOR, KITCHEN, setup_home, setup_jarvis
+from tests.tools.test_injection import converse, speech
+
+pytestmark = pytest.mark.usefixtures("ha_core")
+
+HALL_WINDOW = "cover.hall_window"
+
+
+def devices(hass: HomeAssistant) -> dict[str, str]:
+    """The states of the home's devices (not Jarvis's own sensors)."""
+    return {
+        state.entity_id: state.state
+        for state in hass.states.async_all(["light", "lock", "cover", "media_player"])
+    }
+
+
+@pytest.fixture
+async def agent_id(hass: HomeAssistant, scripted_llm: ScriptedLLMServer) -> str:
+    """The demo home and Jarvis with HA's matcher first."""
+    await setup_home(hass)
+    entry = await setup_jarvis(hass, scripted_llm, prefer_local=True)
+    agent = er.async_get(hass).async_get_entity_id(
+        "conversation", "jarvis", next(iter(entry.subentries))
+    )
+    assert agent is not None
+    return agent
+
+
+async def test_a_fuzzy_reading_the_words_confirm_runs_without_the_model(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, agent_id: str
+) -> None:
+    # Fuzzy: HassLightSet "Kitchen Lights" at 40.
+    reply = await converse(hass, agent_id, "I want the kitchen lights at 40 percent")
+
+    kitchen = hass.states.get(KITCHEN)
+    assert kitchen is not None
+    assert kitchen.state == "on"
+    assert round(kitchen.attributes[ATTR_BRIGHTNESS] / 255 * 100) == 40
+    assert speech(reply) == "Done, I set Kitchen Lights to 40%."
+    assert scripted_llm.chat_requests == []
+
+
+async def test_a_fuzzy_reading_that_unlocks_waits_for_a_yes(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, agent_id: str
+) -> None:
+    # Fuzzy: HassTurnOff "Front Door".
+    first = await converse(hass, agent_id, "unlock the front door for me now")
+
+    assert hass.states.get(FRONT_DOOR).state == "locked"
+    assert speech(first) == "Shall I unlock Front Door?"
+
+    await converse(hass, agent_id, "yes", first["conversation_id"])
+    assert hass.states.get(FRONT_DOOR).state == "unlocked"
+    assert scripted_llm.chat_requests == []
+
+
+@pytest.mark.parametrize(
+    ("text", "untouched"),
+    [
+        # Fuzzy: HassTurnOn "Front Door", which would lock it.
+        ("I need the front door unlocked", (FRONT_DOOR, "locked")),
+        # Fuzzy: HassTurnOn "Hall Window", which would open it.
+        ("I want the hall window closed", (HALL_WINDOW, "open")),
+    ],
+)
+async def test_a_fuzzy_reading_that_turns_the_other_way_goes_to_the_model(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    agent_id: str,
+    text: str,
+    untouched: tuple[str, str],
+) -> None:
+    scripted_llm.script(Reply(content="Which one?"))
+    reply = await converse(hass, agent_id, text)
+
+    entity_id, state = untouched
+    assert hass.states.get(entity_id).state == state
+    assert speech(reply) == "Which one?"
+    assert len(scripted_llm.chat_requests) == 1
+
+
+async def test_a_fuzzy_reading_that_names_another_device_goes_to_the_model(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, agent_id: str
+) -> None:
+    # Fuzzy: HassTurnOn "Kitchen", a question read as a command.
+    scripted_llm.script(Reply(content="I can't tell."))
+    before = devices(hass)
+    reply = await converse(hass, agent_id, "what is the battery of the kitchen lights")
+
+    assert devices(hass) == before
+    assert speech(reply) == "I can't tell."
+    assert len(scripted_llm.chat_requests) == 1
