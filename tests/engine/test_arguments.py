@@ -381,6 +381,22 @@ def test_a_call_the_words_do_not_fit_is_the_tool_their_verbs_name() -> None:
     made_up = {"name": "Lautsprecher", "is_volume_muted": "false"}
     offered = [skip, *muting, resume]
     assert fitting_tool(skip, made_up, offered, "setze den Lautsprecher fort") is resume
+    # A domain no tool and no language knows is made up too (held-out home
+    # 21: HassTurnOn for "setze den Fernseher fort", with 0.5B's "garage").
+    turn_on = ToolSpec(
+        "HassTurnOn",
+        "Turns on a device",
+        {
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "domain": {"type": "array"}},
+        },
+    )
+    garage = {"name": "Fernseher", "domain": ["garage"]}
+    offered = [turn_on, skip, resume]
+    assert fitting_tool(turn_on, garage, offered, "setze den Fernseher fort") is resume
+    # A domain that is one stays, as the call's.
+    lights = {"name": "Fernseher", "domain": ["light"]}
+    assert fitting_tool(turn_on, lights, offered, "setze den Fernseher fort") is turn_on
 
 
 def test_a_call_fits_by_its_own_verbs_not_those_of_its_kind() -> None:

@@ -414,7 +414,7 @@ def _by_verbs(
             return 0
         if _takes_as_they_are(other, args):
             return 2 * verbs + 1
-        return 2 * verbs if _takes_as_they_are(other, _taken(tool, args)) else 0
+        return 2 * verbs if _takes_as_they_are(other, _taken(tool, args, others)) else 0
 
     return _best([(fit(other), other) for other in others if other not in core])
 
@@ -435,7 +435,7 @@ def _by_missing(
         [
             (verb_fit(other, request), other)
             for other in others
-            if _takes_as_they_are(other, _taken(tool, args))
+            if _takes_as_they_are(other, _taken(tool, args, others))
             and all(name in args for name in other.parameters.get("required") or ())
         ]
     )
@@ -481,12 +481,37 @@ def _by_look_up(
     )
 
 
-def _taken(tool: ToolSpec, args: JsonObject) -> JsonObject:
-    """A call's arguments its own tool takes: one it does not may be made up
-    ("is_volume_muted" of HassMediaNext for "setze den Lautsprecher fort",
-    which had kept the call from HassMediaUnpause)."""
+def _taken(tool: ToolSpec, args: JsonObject, tools: Iterable[ToolSpec]) -> JsonObject:
+    """A call's arguments its own tool takes, but a domain that no tool and
+    no language knows: either may be made up ("is_volume_muted" of
+    HassMediaNext for "setze den Lautsprecher fort", which had kept the
+    call from HassMediaUnpause; the domain "garage" of HassTurnOn for
+    "setze den Fernseher fort", which turned the TV on)."""
     properties = tool.parameters.get("properties") or {}
-    return {name: value for name, value in args.items() if name in properties}
+    known = _known_domains([tool, *tools])
+    return {
+        name: value
+        for name, value in args.items()
+        if name in properties
+        and (name != "domain" or all(v in known for v in _as_strings(value)))
+    }
+
+
+def _known_domains(tools: Iterable[ToolSpec]) -> set[str]:
+    """The domains the tools' schemas offer and the languages have words for."""
+    known = set(every(lambda pack: pack.kind_words)) | set(
+        every(lambda pack: pack.verb_domains)
+    )
+    for tool in tools:
+        domain = (tool.parameters.get("properties") or {}).get("domain") or {}
+        for schema in (domain, domain.get("items") or {}):
+            known.update(str(value) for value in schema.get("enum") or ())
+    return known
+
+
+def _as_strings(value: Any) -> list[str]:
+    values = value if isinstance(value, list) else [value]
+    return [str(v).strip().lower() for v in values]
 
 
 def _takes_as_they_are(tool: ToolSpec, args: JsonObject) -> bool:
