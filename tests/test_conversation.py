@@ -411,8 +411,17 @@ async def test_a_question_about_a_to_do_list_reads_its_items_first(
     assert "oat milk" in json.dumps(request["json"]["messages"])
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "apunta llamar a la abuela en mis tareas personales",
+        # The item said before the clause that puts "it" on the list: 0.5B
+        # wrote the English of it as turning on "Water Plants" (home 21).
+        "recuérdame: llamar a la abuela, ponlo en mis tareas personales",
+    ],
+)
 async def test_an_item_for_a_list_named_in_full_is_added_without_the_llm(
-    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, text: str
 ) -> None:
     """HA's Spanish sentences miss "mis tareas personales" for the list
     Tareas personales, and 0.5B looped on it."""
@@ -434,7 +443,7 @@ async def test_an_item_for_a_list_named_in_full_is_added_without_the_llm(
         "conversation",
         "process",
         {
-            "text": "apunta llamar a la abuela en mis tareas personales",
+            "text": text,
             "agent_id": agent,
             "language": "es",
         },

@@ -3,6 +3,8 @@ list in full, and HA's list intents wrapped to say what they did."""
 
 from __future__ import annotations
 
+import re
+
 from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import intent, llm
 from homeassistant.util.json import JsonObjectType
@@ -69,14 +71,17 @@ def list_add(
     """The list and item of a request that starts with a verb that puts an
     item on a list and ends with a list's name, inflected too ("apunta
     llamar a la abuela en mis tareas personales", which HA's sentences miss
-    and 0.5B looped on); None for any other request."""
-    without_verb = item_without_verb(request, request, language)
-    if without_verb == request or not (
-        name := todo_list_meant(hass, "", request, assistant)
-    ):
+    and 0.5B looped on), or whose last clause does so and names no item, of
+    the item the clause before says ("remind me: water the plants, put it
+    on the shopping list", which 0.5B wrote as turning on "Water Plants");
+    None for any other request."""
+    if not (name := todo_list_meant(hass, "", request, assistant)):
         return None
-    item = item_without_list(without_verb, name, language)
-    if item == without_verb or not item or names_no_item(item, language):
+    item = _item_put_on(request, name, language)
+    *before, last = re.split(r"[,:;]", request)
+    if item is None and before and _item_put_on(last.strip(), name, language) == "":
+        item = item_said_before(request, name, language)
+    if not item:
         return None
     lists = intent.async_match_targets(
         hass,
@@ -85,6 +90,19 @@ def list_add(
         ),
     ).states
     return (lists[0], item) if len(lists) == 1 else None
+
+
+def _item_put_on(text: str, list_name: str, language: str) -> str | None:
+    """The item a text that starts with a verb that puts an item on a list,
+    and ends with the list's name, puts there; "" where it names none ("put
+    it", "ponlo"); None for any other text."""
+    without_verb = item_without_verb(text, text, language)
+    item = item_without_list(without_verb, list_name, language)
+    if item == without_verb:
+        return None
+    if not item or names_no_item(item, language):
+        return ""
+    return item if without_verb != text else None
 
 
 # The to-do service HA's list intents call, for `deeds`.
