@@ -1,6 +1,7 @@
 """HA's fuzzy reading of a command its sentences miss runs with no model call
-where the request's words confirm it, under the same confirmation rule as a
-strict match; where they do not, the model gets the request.
+where the request's words confirm it (turned the way they say, as a model's
+call is), under the same confirmation rule as a strict match; where they do
+not, the model gets the request.
 
 The phrasings are ones the demo home's strict matcher misses and its fuzzy
 matcher reads (checked with the default agent's `async_recognize_intent`).
@@ -9,9 +10,11 @@ matcher reads (checked with the default agent's `async_recognize_intent`).
 from __future__ import annotations
 
 from homeassistant.components.light import ATTR_BRIGHTNESS
+from homeassistant.const import EVENT_CALL_SERVICE
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 import pytest
+from pytest_homeassistant_custom_component.common import async_capture_events
 
 from tests.scripted_llm import Reply, ScriptedLLMServer
 from tests.tools.conftest import FRONT_DOOR, KITCHEN, setup_home, setup_jarvis
@@ -70,29 +73,25 @@ async def test_a_fuzzy_reading_that_unlocks_waits_for_a_yes(
     assert scripted_llm.chat_requests == []
 
 
-@pytest.mark.parametrize(
-    ("text", "untouched"),
-    [
-        # Fuzzy: HassTurnOn "Front Door", which would lock it.
-        ("I need the front door unlocked", (FRONT_DOOR, "locked")),
-        # Fuzzy: HassTurnOn "Hall Window", which would open it.
-        ("I want the hall window closed", (HALL_WINDOW, "open")),
-    ],
-)
-async def test_a_fuzzy_reading_that_turns_the_other_way_goes_to_the_model(
-    hass: HomeAssistant,
-    scripted_llm: ScriptedLLMServer,
-    agent_id: str,
-    text: str,
-    untouched: tuple[str, str],
+async def test_a_fuzzy_reading_that_turns_the_other_way_is_turned_as_said(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, agent_id: str
 ) -> None:
-    scripted_llm.script(Reply(content="Which one?"))
-    reply = await converse(hass, agent_id, text)
+    calls = async_capture_events(hass, EVENT_CALL_SERVICE)
+    # Fuzzy: HassTurnOn "Hall Window", which would open it.
+    reply = await converse(hass, agent_id, "I want the hall window closed")
 
-    entity_id, state = untouched
-    assert hass.states.get(entity_id).state == state
-    assert speech(reply) == "Which one?"
-    assert len(scripted_llm.chat_requests) == 1
+    assert [
+        (c.data["service"], c.data["service_data"]["entity_id"])
+        for c in calls
+        if c.data["domain"] == "cover"
+    ] == [("close_cover", HALL_WINDOW)]
+    assert speech(reply) == "Done, I closed Hall Window."
+    # Fuzzy: HassTurnOn "Front Door", which would lock it; unlocking waits.
+    reply = await converse(hass, agent_id, "I need the front door unlocked")
+
+    assert hass.states.get(FRONT_DOOR).state == "locked"
+    assert speech(reply) == "Shall I unlock Front Door?"
+    assert scripted_llm.chat_requests == []
 
 
 async def test_a_fuzzy_reading_that_names_another_device_goes_to_the_model(

@@ -14,24 +14,30 @@ it turns, and its targets those the words name.
 
 from __future__ import annotations
 
-from homeassistant.components.conversation import ConversationInput
+from homeassistant.components.conversation import (
+    DOMAIN as CONVERSATION_DOMAIN,
+    ConversationInput,
+)
 from homeassistant.components.conversation.agent_manager import get_agent_manager
 from homeassistant.components.conversation.default_agent import METADATA_FUZZY_MATCH
 from homeassistant.core import HomeAssistant, State
+from homeassistant.helpers import intent
 
-from ..engine.arguments import numbers_said
+from ..engine.arguments import numbers_said, said_numbers
 from ..engine.lang import verb_domains
 from ..engine.pointed import kinds_named
 from ..engine.text import all_said, folded_words, most_specific, telling_words
 from .assist_guard import (
     LEFT_TO_THE_MODEL,
     MatchedCommand,
+    command_on,
     matched_command,
     matcher_slots,
 )
-from .intent_reach import service_intent_handler
+from .intent_reach import Reach, service_intent_handler
+from .matching import Slots
 from .services import entity_places, exposed_states
-from .turns import one_command, turns_as_said
+from .turns import one_command, turned_as_said, turns_as_said
 
 
 async def loose_command(
@@ -57,22 +63,60 @@ async def loose_command(
     ):
         return None
     slots = matcher_slots(result)
-    given = {str(slot["value"]) for slot in slots.values()}
-    if any(_number(said) not in given for said in numbers_said(text, language)):
+    given = {
+        number
+        for slot in slots.values()
+        for part in (slot["value"], slot["text"])
+        for number in said_numbers(str(part))
+    }
+    if not given.issuperset(numbers_said(text, language)):
         return None  # "set the LED strip to 40%" read as turning it on
     command = matched_command(hass, result, text, language)
+    intent_type = result.intent.name
     states = [target.state for target in command.targets]
-    if (
-        not states
-        or not turns_as_said(hass, result.intent.name, states, text, language)
-        or not _named(hass, states, text, language)
-    ):
+    if states and not turns_as_said(hass, intent_type, states, text, language):
+        if not (
+            turned := _as_turned(hass, command, intent_type, slots, text, language)
+        ):
+            return None
+        command, states = turned, [target.state for target in turned.targets]
+    if not states or not _named(hass, states, text, language):
         return None
     return command
 
 
-def _number(value: float) -> str:
-    return str(int(value)) if value.is_integer() else str(value)
+def _as_turned(  # noqa: PLR0917 - the reading and the request
+    hass: HomeAssistant,
+    command: MatchedCommand,
+    intent_type: str,
+    slots: Slots,
+    request: str,
+    language: str,
+) -> MatchedCommand | None:
+    """The command turned the way the words say, where the reading turns its
+    devices the other way ("kill the kettle" read as HassTurnOn), as a
+    model's call is (`turned_as_said`); None where the words say neither."""
+    reach = Reach(command.targets)
+    turned = turned_as_said(
+        hass,
+        intent_type,
+        reach,
+        slots,
+        assistant=CONVERSATION_DOMAIN,
+        language=language,
+        request=request,
+    )
+    if turned is reach or not turned.targets:
+        return None
+    meant = (
+        intent.INTENT_TURN_ON
+        if intent_type == intent.INTENT_TURN_OFF
+        else intent.INTENT_TURN_OFF
+    )
+    states = [target.state for target in turned.targets]
+    if not turns_as_said(hass, meant, states, request, language):
+        return None
+    return command_on(hass, turned.targets, (meant, slots))
 
 
 def _named(
