@@ -4,25 +4,23 @@ call is), under the same confirmation rule as a strict match; where they do
 not, the model gets the request.
 
 The phrasings are ones the demo home's strict matcher misses and its fuzzy
-matcher reads (checked with the default agent's `async_recognize_intent`).
+matcher reads the same in every run (checked six times with the default
+agent's `async_recognize_intent`: HA's fuzzy reading of some phrasings
+changes with the process's string hashing).
 """
 
 from __future__ import annotations
 
 from homeassistant.components.light import ATTR_BRIGHTNESS
-from homeassistant.const import EVENT_CALL_SERVICE
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 import pytest
-from pytest_homeassistant_custom_component.common import async_capture_events
 
 from tests.scripted_llm import Reply, ScriptedLLMServer
 from tests.tools.conftest import FRONT_DOOR, KITCHEN, setup_home, setup_jarvis
 from tests.tools.test_injection import converse, speech
 
 pytestmark = pytest.mark.usefixtures("ha_core")
-
-HALL_WINDOW = "cover.hall_window"
 
 
 def devices(hass: HomeAssistant) -> dict[str, str]:
@@ -76,16 +74,6 @@ async def test_a_fuzzy_reading_that_unlocks_waits_for_a_yes(
 async def test_a_fuzzy_reading_that_turns_the_other_way_is_turned_as_said(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer, agent_id: str
 ) -> None:
-    calls = async_capture_events(hass, EVENT_CALL_SERVICE)
-    # Fuzzy: HassTurnOn "Hall Window", which would open it.
-    reply = await converse(hass, agent_id, "I want the hall window closed")
-
-    assert [
-        (c.data["service"], c.data["service_data"]["entity_id"])
-        for c in calls
-        if c.data["domain"] == "cover"
-    ] == [("close_cover", HALL_WINDOW)]
-    assert speech(reply) == "Done, I closed Hall Window."
     # Fuzzy: HassTurnOn "Front Door", which would lock it; unlocking waits.
     reply = await converse(hass, agent_id, "I need the front door unlocked")
 
@@ -94,13 +82,22 @@ async def test_a_fuzzy_reading_that_turns_the_other_way_is_turned_as_said(
     assert scripted_llm.chat_requests == []
 
 
-async def test_a_fuzzy_reading_that_names_another_device_goes_to_the_model(
-    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, agent_id: str
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Fuzzy: HassTurnOn "Kitchen", where "Kitchen Window" is said.
+        "I want the kitchen window closed",
+        # Fuzzy: HassLightSet with the colour white, where a white is said
+        # (`steps.warmed_lights` sets its colour temperature).
+        "set the ceiling lights to cool white",
+    ],
+)
+async def test_a_fuzzy_reading_the_words_do_not_confirm_goes_to_the_model(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, agent_id: str, text: str
 ) -> None:
-    # Fuzzy: HassTurnOn "Kitchen", a question read as a command.
     scripted_llm.script(Reply(content="I can't tell."))
     before = devices(hass)
-    reply = await converse(hass, agent_id, "what is the battery of the kitchen lights")
+    reply = await converse(hass, agent_id, text)
 
     assert devices(hass) == before
     assert speech(reply) == "I can't tell."

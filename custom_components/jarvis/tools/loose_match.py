@@ -37,6 +37,7 @@ from .assist_guard import (
 from .intent_reach import Reach, service_intent_handler
 from .matching import Slots
 from .services import entity_places, exposed_states
+from .steps import colour_as_said, coloured_lights, stepped
 from .turns import one_command, turned_as_said, turns_as_said
 
 
@@ -80,9 +81,29 @@ async def loose_command(
         ):
             return None
         command, states = turned, [target.state for target in turned.targets]
-    if not states or not _named(hass, states, text, language):
+    if (
+        not states
+        or not _named(hass, states, text, language)
+        or not _set_as_said(command, slots, text, language)
+    ):
         return None
     return command
+
+
+def _set_as_said(
+    command: MatchedCommand, slots: Slots, request: str, language: str
+) -> bool:
+    """Whether the reading sets what the words say: Jarvis's own repairs of
+    a model's call (a colour, a white, a step) would leave it as it is. HA
+    read "set the desk lamp to cool white" as HassLightSet with the colour
+    white."""
+    reach = Reach(command.targets)
+
+    return (
+        colour_as_said(slots, request, language) == slots
+        and stepped(reach, slots, request, language) is reach
+        and ("color" in slots or coloured_lights(reach, request, language) is None)
+    )
 
 
 def _as_turned(  # noqa: PLR0917 - the reading and the request
