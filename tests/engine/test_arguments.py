@@ -783,6 +783,10 @@ def test_a_call_that_cannot_run_is_the_tool_the_verbs_fit() -> None:
     assert (
         fitting_tool(fan_speed, placeholder, offered, "switch the fan off") is turn_off
     )
+    # A way to turn it off said in one word (held-out home 24: 0.5B called
+    # HassFanSetSpeed with no speed twice for it).
+    kill = "kill the fan in the living room"
+    assert fitting_tool(fan_speed, placeholder, offered, kill) is turn_off
     # A number said may fill it: the call stays, and so does one that can run.
     assert fitting_tool(fan_speed, placeholder, offered, "fan to 40") is fan_speed
     full = placeholder | {"percentage": 100}

@@ -51,11 +51,14 @@ _PERCENT_WORDS = tuple(
 )
 
 
-# Topics whose words include the ways a level steps (`Language.ways`): "make
-# the kitchen lights brighter" had offered no light tool.
+# Topics whose words include the ways a level steps or a device turns
+# (`Language.ways`), where one word says it: "make the kitchen lights
+# brighter" had offered no light tool, and "kill the fan" fit no off tool.
 _STEPPED: Mapping[str, tuple[str, ...]] = {
     "lightset": ("brighter", "dimmer"),
     "climate": ("warmer", "cooler"),
+    "turnon": ("on",),
+    "turnoff": ("off",),
 }
 
 
@@ -64,7 +67,10 @@ def _topic_words(topic: str) -> tuple[str, ...]:
     levels = _PERCENT_WORDS if "%" in signs else ()
     steps = every(
         lambda pack: [
-            word for way in _STEPPED.get(topic, ()) for word in pack.ways[way]
+            word
+            for way in _STEPPED.get(topic, ())
+            for word in pack.ways[way]
+            if " " not in word
         ]
     )
     return every(lambda pack: pack.tool_topics[topic]) + signs + levels + steps
