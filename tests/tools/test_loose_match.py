@@ -57,28 +57,26 @@ async def test_a_fuzzy_reading_the_words_confirm_runs_without_the_model(
     assert scripted_llm.chat_requests == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Fuzzy: HassTurnOff "Front Door".
+        "unlock the front door for me now",
+        # Fuzzy: HassTurnOn "Front Door", which would lock it: turned the way
+        # the words say, as a model's call is.
+        "I need the front door unlocked",
+    ],
+)
 async def test_a_fuzzy_reading_that_unlocks_waits_for_a_yes(
-    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, agent_id: str
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, agent_id: str, text: str
 ) -> None:
-    # Fuzzy: HassTurnOff "Front Door".
-    first = await converse(hass, agent_id, "unlock the front door for me now")
+    first = await converse(hass, agent_id, text)
 
     assert hass.states.get(FRONT_DOOR).state == "locked"
     assert speech(first) == "Shall I unlock Front Door?"
 
     await converse(hass, agent_id, "yes", first["conversation_id"])
     assert hass.states.get(FRONT_DOOR).state == "unlocked"
-    assert scripted_llm.chat_requests == []
-
-
-async def test_a_fuzzy_reading_that_turns_the_other_way_is_turned_as_said(
-    hass: HomeAssistant, scripted_llm: ScriptedLLMServer, agent_id: str
-) -> None:
-    # Fuzzy: HassTurnOn "Front Door", which would lock it; unlocking waits.
-    reply = await converse(hass, agent_id, "I need the front door unlocked")
-
-    assert hass.states.get(FRONT_DOOR).state == "locked"
-    assert speech(reply) == "Shall I unlock Front Door?"
     assert scripted_llm.chat_requests == []
 
 
