@@ -131,6 +131,26 @@ async def test_a_shared_name_is_the_one_in_the_place_its_own_command_says(
     assert [hass.states.get(e).state for e in (KITCHEN, BED_LIGHT)] == ["off", "on"]
 
 
+async def test_a_shared_name_said_with_the_place_of_each_is_each_of_them(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B's call for "enciende la lámpara en el jardín y luego prende la
+    lámpara en el salón" named the Lámpara with one room as an area and the
+    other as a floor, and both were asked about (held-out home 26)."""
+    agent_id = await two_lamps(hass, scripted_llm)
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOn", {"name": "Lamp"})]), Reply(content="Done.")
+    )
+
+    await converse(
+        hass,
+        agent_id,
+        "turn on the lamp in the kitchen and then turn on the lamp in the bedroom",
+    )
+
+    assert [hass.states.get(e).state for e in (KITCHEN, BED_LIGHT)] == ["on", "on"]
+
+
 async def test_an_answer_naming_no_choice_leaves_the_question_open(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> None:

@@ -36,6 +36,7 @@ from .assist_guard import (
 )
 from .intent_reach import Reach, service_intent_handler
 from .matching import Slots
+from .meant import in_place_said
 from .services import entity_places, exposed_states
 from .steps import colour_as_said, coloured_lights, stepped
 from .turns import one_command, turned_as_said, turns_as_said
@@ -155,13 +156,7 @@ def _named(
     alone = {domain: len(of_kind) == 1 for domain, of_kind in _by_kind(hass).items()}
     return all(
         state.domain in kinds
-        and (
-            alone.get(state.domain, False)
-            or any(
-                all_said(telling_words(place), said)
-                for place in entity_places(hass, state.entity_id)
-            )
-        )
+        and (alone.get(state.domain, False) or in_place_said(hass, state, said))
         for state in states
     )
 

@@ -138,18 +138,31 @@ def _said_as_one(
     hass: HomeAssistant, states: Sequence[State], request: str, language: str
 ) -> bool:
     """Whether devices that share a name, each in its own area, are said as
-    one: the name in the singular, and not "all". "turn on the lamp", of a
-    Lamp in the kitchen and one in the bedroom, had turned on both."""
+    one: the name in the singular, and not "all", nor said with the places
+    of several. "turn on the lamp", of a Lamp in the kitchen and one in the
+    bedroom, had turned on both; "enciende la lámpara en el jardín y luego
+    prende la lámpara en el salón" asks for both."""
     areas = {entity_area(hass, state.entity_id) for state in states}
     names = {state.name for state in states}
+    said = folded_words(request)
+    placed = [state for state in states if in_place_said(hass, state, said)]
     return not (
         len(states) < 2
         or len(names) != 1
         or None in areas
         or len(areas) < len(states)
+        or len(placed) > 1
         or said_in_plural(next(iter(names)), request)
         or says_all(request, language)
         or says_everything(request, language)
+    )
+
+
+def in_place_said(hass: HomeAssistant, state: State, said: set[str]) -> bool:
+    """Whether a device's area or floor is among the said words, in full."""
+    return any(
+        all_said(telling_words(place), said)
+        for place in entity_places(hass, state.entity_id)
     )
 
 
