@@ -123,6 +123,12 @@ async def test_loop_turn_with_tool_calls_is_traced(
         ("step", "native", "ok"),
     ]
     assert all(c["first_token_s"] is not None for c in calls)
+    # To the millisecond: a duration's float noise had held a redacted PIN.
+    assert all(
+        round(c[key], 3) == c[key]
+        for c in calls
+        for key in ("first_token_s", "duration_s")
+    )
     assert detail["context"] == {"shortened_tool_results": 0, "summarised_turns": 0}
 
 

@@ -176,7 +176,7 @@ def loop_record(
         duration=result.duration,
         engine={
             "plan": [redact_turn(step) for step in result.plan],
-            "llm_call_details": [asdict(call) for call in result.calls],
+            "llm_call_details": [_in_ms(asdict(call)) for call in result.calls],
             "error": redact_turn(result.error) if result.error else None,
             "protocol_switch": result.protocol_switch,
             "context": {
@@ -187,6 +187,15 @@ def loop_record(
             "planned_calls": result.planned_calls,
         },
     )
+
+
+def _in_ms(details: dict[str, Any]) -> dict[str, Any]:
+    """Times to the millisecond, as the turn's: their float noise had put a
+    user's redacted PIN ("9876") in a debug log line (0.00145196599987...)."""
+    return {
+        key: round(value, 3) if isinstance(value, float) else value
+        for key, value in details.items()
+    }
 
 
 def fast_path_record(
