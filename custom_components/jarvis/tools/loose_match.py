@@ -14,6 +14,8 @@ it turns, and its targets those the words name.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from homeassistant.components.conversation import (
     DOMAIN as CONVERSATION_DOMAIN,
     ConversationInput,
@@ -99,7 +101,6 @@ def _set_as_said(
     read "set the desk lamp to cool white" as HassLightSet with the colour
     white."""
     reach = Reach(command.targets)
-
     return (
         colour_as_said(slots, request, language) == slots
         and stepped(reach, slots, request, language) is reach
@@ -153,10 +154,10 @@ def _named(
     if named:
         return all(state.name in named for state in states)
     kinds = kinds_named(request) | verb_domains(request, language)
-    alone = {domain: len(of_kind) == 1 for domain, of_kind in _by_kind(hass).items()}
+    of_kind = Counter(state.domain for state in exposed_states(hass).values())
     return all(
         state.domain in kinds
-        and (alone.get(state.domain, False) or in_place_said(hass, state, said))
+        and (of_kind[state.domain] == 1 or in_place_said(hass, state, said))
         for state in states
     )
 
@@ -177,10 +178,3 @@ def _names_said(hass: HomeAssistant, said: set[str]) -> set[str]:
         ):
             named[state.name] = frozenset(telling)
     return set(most_specific(named))
-
-
-def _by_kind(hass: HomeAssistant) -> dict[str, list[State]]:
-    kinds: dict[str, list[State]] = {}
-    for state in exposed_states(hass).values():
-        kinds.setdefault(state.domain, []).append(state)
-    return kinds
