@@ -422,16 +422,17 @@ async def test_intent_tools_run_at_once_when_nothing_is_sensitive(
 
 
 @pytest.mark.parametrize(
-    ("arguments", "did"),
+    ("said", "arguments", "did"),
     [
-        ({"brightness": 40}, "set Kitchen Lights to 40%"),
+        ("kitchen lights to 40%", {"brightness": 40}, "set Kitchen Lights to 40%"),
         # A colour is no level, and "turned on" is not what it did.
-        ({"color": "red"}, None),
+        ("kitchen lights to red", {"color": "red"}, None),
     ],
 )
 async def test_a_level_set_says_the_level_not_turned_on(
     hass: HomeAssistant,
     scripted_llm: ScriptedLLMServer,
+    said: str,
     arguments: dict[str, Any],
     did: str | None,
 ) -> None:
@@ -442,7 +443,7 @@ async def test_a_level_set_says_the_level_not_turned_on(
         Reply(content="Dimmed."),
     )
     with logged_results(hass) as results:
-        await converse(hass, agent_id, "kitchen lights to 40%")
+        await converse(hass, agent_id, said)
 
     assert hass.states.get(KITCHEN).state == "on"
     assert results[0].get("did") == did

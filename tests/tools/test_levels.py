@@ -358,6 +358,46 @@ async def test_a_colour_said_in_any_language_is_the_lights_colour(
 
 
 @pytest.mark.parametrize(
+    ("said", "placed", "blue"),
+    [
+        (("stelle die Kitchen Lights auf 70 Prozent", "de"), {}, False),
+        (("set the kitchen lights to 70 percent", "en"), {}, False),
+        # 0.5B put the level said in the floor too.
+        (("pon Kitchen Lights al 70 por ciento", "es"), {"floor": "70"}, False),
+        # A colour said beside the level is the light's.
+        (("set the kitchen lights to 70 percent in blue", "en"), {}, True),
+    ],
+)
+async def test_a_colour_made_up_beside_a_level_said_is_dropped(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    said: tuple[str, str],
+    placed: dict[str, str],
+    blue: bool,
+) -> None:
+    """0.5B's call for "stelle die Stehlampe im Wohnzimmer auf 70 Prozent"
+    (generated home 23): the lamp turned blue, and Jarvis spoke the model's
+    "Stehlampe auf 70 Prozent wurde aufgeweicht."; 10 of its 12 HassLightSet
+    calls in homes 22 to 26 had a colour nobody said."""
+    agent_id = await office_home(hass, scripted_llm)
+    lights = "light.kitchen_lights"
+    call = {"name": "Kitchen Lights", "color": "blue", "temperature": 70} | placed
+    scripted_llm.script(
+        Reply(tool_calls=[("HassLightSet", call | {"brightness": 70})]),
+        Reply(content="Kitchen Lights wurde aufgeweicht."),
+    )
+
+    response = await converse(hass, agent_id, said[0], language=said[1])
+
+    state = hass.states.get(lights)
+    assert state.attributes["brightness"] == round(255 * 0.7)
+    assert (state.attributes["rgb_color"] == (0, 0, 255)) == blue
+    if not blue:
+        assert "Kitchen Lights" in speech(response)
+        assert "70 %" in speech(response) or "70%" in speech(response)
+
+
+@pytest.mark.parametrize(
     ("said", "rgb", "applied"),
     [
         # 0.5B's call named no colour, and the light came on in its own.

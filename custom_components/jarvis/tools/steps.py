@@ -41,7 +41,7 @@ from homeassistant.util.percentage import (
 )
 import voluptuous as vol
 
-from ..engine.arguments import numbers_said
+from ..engine.arguments import numbers_said, said_numbers, said_percent
 from ..engine.lang import colour_said, language_pack, step_sign, way_said
 from ..engine.results import INVALID_ARGUMENTS
 from ..engine.text import mentions
@@ -89,13 +89,16 @@ def colour_as_said(slots: Slots, request: str | None, language: str) -> Slots:
     """The call's colour by a name HA's colours know: the one the request
     says, in its language too, over the model's ("rojo", which HA refuses,
     or a colour never said); else the one the model's words name ("warm
-    orange"); else none, where HA would refuse the call for it. Where the
-    request says a white ("cool white"), no colour or colour temperature:
-    `warmed_lights` sets it. 0.5B sent "set the ceiling lights to cool
-    white" with the colour "cool white", which HA's colour names lack, and a
-    temperature of 25."""
+    orange"), unless the request says a level and no colour
+    (`_made_up_colours_dropped`); else none, where HA would refuse the call
+    for it. Where the request says a white ("cool white"), no colour or
+    colour temperature: `warmed_lights` sets it. 0.5B sent "set the ceiling
+    lights to cool white" with the colour "cool white", which HA's colour
+    names lack, and a temperature of 25."""
     if request and way_said(request, language, _WHITES) is not None:
         return {key: slot for key, slot in slots.items() if key not in _COLOUR_SLOTS}
+    if request:
+        slots = _made_up_colours_dropped(slots, request, language)
     given = slots.get("color", {}).get("value")
     if not isinstance(given, str):
         return slots
@@ -104,6 +107,27 @@ def colour_as_said(slots: Slots, request: str | None, language: str) -> Slots:
     )
     rest = {key: slot for key, slot in slots.items() if key != "color"}
     return rest | {"color": {"value": colour}} if colour else rest
+
+
+def _made_up_colours_dropped(slots: Slots, request: str, language: str) -> Slots:
+    """The slots without a colour the model made up beside the level a
+    request says: for "stelle die Stehlampe auf 70 Prozent", 0.5B sent the
+    colour blue too, and the lamp turned blue. A request that says a number
+    and no colour asks for none. A number of a name ("Lamp 2") is no level;
+    one said in percent is, whatever slot the model put it in ("floor":
+    "50"). (`backed_by_request` drops a colour temperature made up of the
+    level.)"""
+    named = {
+        number
+        for key in ("name", "area", "floor")
+        for number in said_numbers(str(slots.get(key, {}).get("value", "")))
+    }
+    levels = set(numbers_said(request, language)) - named
+    if not (levels or said_percent(request) is not None) or colour_said(
+        request, language
+    ):
+        return slots
+    return {key: slot for key, slot in slots.items() if key != "color"}
 
 
 def _known_colour(name: str) -> bool:
