@@ -356,6 +356,32 @@ async def test_a_place_the_user_did_not_say_is_a_guess(
     assert states(hass, AC, *OFFICE_LIGHTS) == ["off", "on", "on"]
 
 
+async def test_a_kind_the_user_did_not_say_is_a_guess(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "baja la cortina del todo" as "Cortina del todo" with the
+    device class "curtain" (generated home 27, in three seeds of three),
+    which the blind named Cortina does not have: the device the user's words
+    name is meant."""
+    agent_id = await office_home(hass, scripted_llm)
+    ar.async_get(hass).async_create("Garden")
+    await hass.services.async_call(
+        "cover", "open_cover", {"entity_id": OFFICE_BLINDS}, blocking=True
+    )
+    call = (
+        "HassTurnOff",
+        {
+            "name": "Kitchen Window del todo",
+            "area": "Garden",
+            "device_class": "curtain",
+        },
+    )
+    scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
+    await converse(hass, agent_id, "baja la Kitchen Window del todo", language="es")
+
+    assert hass.states.get(OFFICE_BLINDS).state in ("closing", "closed")
+
+
 async def lamps_in_two_rooms(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer
 ) -> str:

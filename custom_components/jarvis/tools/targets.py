@@ -265,8 +265,10 @@ def repair_targets(
     if any(_fits(words, state) for state in exposed):
         return slots  # it exists but cannot do this: HA's own error says so
     # The user's own words, within the places they said: 0.5B fills in real
-    # ones they did not ("silencia la televisión", area "Jardín").
-    for where in (rest, said_places(rest, request)):
+    # ones they did not ("silencia la televisión", area "Jardín"), and kinds
+    # ("baja la cortina del todo" as "Cortina del todo" with the device
+    # class "curtain", which the blind named Cortina does not have).
+    for where in (rest, said_places(rest, request), told):
         if (
             said := _named_by_user(
                 hass, handler, where, assistant, request, language=language
