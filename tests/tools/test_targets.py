@@ -434,6 +434,35 @@ async def test_a_name_several_areas_share_is_the_one_in_the_area_said(
     assert speech(response).count("Lamp") == 1
 
 
+async def test_a_shared_name_with_a_made_up_area_is_the_one_in_the_area_said(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "mach den Fernseher in der Küche leiser" with the area
+    "Kochzimmer" (generated home 28), and HA's relative volume intent, which
+    matches its own way, refused the name alone as one of several; so does
+    its thermostat intent."""
+    agent_id = await office_home(hass, scripted_llm)
+    areas, entities = ar.async_get(hass), er.async_get(hass)
+    for entity_id, room in [
+        ("climate.heatpump", "Kitchen"),
+        ("climate.hvac", "Bedroom"),
+    ]:
+        area = areas.async_get_area_by_name(room) or areas.async_create(room)
+        entities.async_update_entity(entity_id, name="Thermostat", area_id=area.id)
+    call = {"name": "Thermostat", "area": "Kochzimmer", "temperature": 19}
+    scripted_llm.script(
+        Reply(tool_calls=[("HassClimateSetTemperature", call)]),
+        Reply(content="Fertig."),
+    )
+
+    await converse(
+        hass, agent_id, "stell das Thermostat in der Kitchen auf 19 Grad", language="de"
+    )
+
+    assert hass.states.get("climate.heatpump").attributes["temperature"] == 19
+    assert hass.states.get("climate.hvac").attributes["temperature"] == 21
+
+
 @pytest.mark.parametrize("kind", [{}, {"domain": ["switch"]}])
 async def test_a_room_the_user_did_not_say_yields_to_the_device_and_room_they_did(
     hass: HomeAssistant, scripted_llm: ScriptedLLMServer, kind: dict[str, Any]

@@ -119,7 +119,9 @@ def repair_targets(
         pointed = pointed_instead(
             hass, handler, named, assistant, request, language=language
         )
-        return named if pointed is None else pointed
+        if pointed is not None:
+            return pointed
+        return _in_place_said(hass, handler, named, assistant, request, language)
     # A kind no entity has is a guess ("door", "smart_lock"): the name decides.
     if "domain" in slots and not hass.states.async_entity_ids(slots["domain"]["value"]):
         slots = {key: value for key, value in slots.items() if key != "domain"}
@@ -403,6 +405,28 @@ def _meant_by_words(
         every = [state for state in meant if state.domain in _ROOM_DOMAINS]
         return _of_all(every) if every else None
     return which(hass, meant, language) if meant else None
+
+
+def _in_place_said(  # noqa: PLR0917 - the call, and the request
+    hass: HomeAssistant,
+    handler: Matching,
+    slots: Slots,
+    assistant: str | None,
+    request: str | None,
+    language: str,
+) -> Slots:
+    """The slots for the one device of a shared name in the place the
+    request says, where the model's place was made up: 0.5B sent "mach den
+    Fernseher in der Küche leiser" with the area "Kochzimmer", and HA's
+    volume intent, given the name alone, refused it as a name of several."""
+    reached = reach(hass, handler, slots, assistant)
+    if (
+        request
+        and len(reached) > 1
+        and len(meant := said_targets(hass, reached, request, language)) == 1
+    ):
+        return slots | _named_apart(hass, meant[0], reached)
+    return slots
 
 
 def _named_apart(hass: HomeAssistant, state: State, others: Sequence[State]) -> Slots:
