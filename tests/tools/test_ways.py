@@ -128,3 +128,34 @@ async def test_a_command_asked_alone_is_judged_by_its_own_words(
 def written_call(name: str, arguments: dict[str, str]) -> Reply:
     """A call as a small model writes it on the text protocol."""
     return Reply(content=json.dumps({"name": name, "arguments": arguments}))
+
+
+@pytest.mark.parametrize(
+    ("said", "call"),
+    [
+        (("stopp den Demo vacuum 0 ground floor", "de"), "HassVacuumStart"),
+        (("detén Demo vacuum 0 ground floor", "es"), "HassVacuumStart"),
+        # Started as said: left as called.
+        (("start the Demo vacuum 0 ground floor", "en"), "HassVacuumStart"),
+    ],
+)
+async def test_a_device_starts_or_stops_the_way_the_words_say(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    said: tuple[str, str],
+    call: str,
+) -> None:
+    """0.5B sent "stopp den Saugroboter" as HassVacuumStart (generated home
+    28), and the vacuum started: a vacuum told to stop goes back to its
+    base, HA having no intent to stop it where it is."""
+    agent_id = await office_home(hass, scripted_llm)
+    vacuum = "vacuum.demo_vacuum_0_ground_floor"
+    scripted_llm.script(
+        Reply(tool_calls=[(call, {"name": "Demo vacuum 0 ground floor"})]),
+        Reply(content="Done."),
+    )
+
+    await converse(hass, agent_id, said[0], language=said[1])
+
+    stopped = said[0].startswith(("stopp", "detén"))
+    assert hass.states.get(vacuum).state == ("returning" if stopped else "cleaning")

@@ -75,7 +75,7 @@ from .services import satellite_area
 from .steps import colour_as_said, level_unsaid, stepped_as_said, unrequired
 from .targets import named_instead, repair_targets
 from .todo_lists import LIST_SERVICES, ListItemTool
-from .turns import turned_as_said
+from .turns import started_as_said, turned_as_said
 
 
 def _guarded_kinds(hass: HomeAssistant) -> frozenset[str]:
@@ -242,15 +242,16 @@ class GuardedIntentTool(WrappingTool):
         ):
             slots, reach = named, reach_of(named)
         if self.repair and handler is not None:
-            reach = turned_as_said(
-                hass,
-                self.intent_type,
-                reach,
-                slots,
-                assistant=llm_context.assistant,
-                language=language,
-                request=request,
-            )
+            for as_said in (turned_as_said, started_as_said):
+                reach = as_said(
+                    hass,
+                    self.intent_type,
+                    reach,
+                    slots,
+                    assistant=llm_context.assistant,
+                    language=language,
+                    request=request,
+                )
             reach = stepped_as_said(
                 hass, self.intent_type, reach, slots, llm_context, request
             )

@@ -8,6 +8,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from homeassistant.components.media_player.const import (
+    INTENT_MEDIA_PAUSE,
+    INTENT_MEDIA_UNPAUSE,
+)
+from homeassistant.components.vacuum.intent import (
+    INTENT_VACUUM_RETURN_TO_BASE,
+    INTENT_VACUUM_START,
+)
 from homeassistant.const import SERVICE_TURN_ON
 from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import intent
@@ -26,6 +34,14 @@ _TURNS = {
     "valve": ("open", "close"),
 }
 _ON_OFF = ("on", "off")
+# The intents that start a device and those that stop it, each with the
+# other: a vacuum stopped goes back to its base (HA has no intent to stop it
+# where it is), a player is paused.
+_STARTS = {
+    INTENT_VACUUM_START: INTENT_VACUUM_RETURN_TO_BASE,
+    INTENT_MEDIA_UNPAUSE: INTENT_MEDIA_PAUSE,
+}
+_OTHER = _STARTS | {stop: start for start, stop in _STARTS.items()}
 _ONLY_ON = frozenset({"scene", "script", "button", "input_button"})
 
 
@@ -63,6 +79,31 @@ def turned_as_said(
         return reach
     return turned(
         hass, meant, slots, assistant=assistant, language=language, request=request
+    )
+
+
+def started_as_said(
+    hass: HomeAssistant,
+    intent_type: str,
+    reach: Reach,
+    slots: Slots,
+    *,
+    assistant: str | None,
+    language: str,
+    request: str | None,
+) -> Reach:
+    """The reach of the intent that starts or stops the call's devices the
+    way the request's words say, where the call does the other, run by
+    Jarvis: 0.5B sent "stopp den Saugroboter" as HassVacuumStart, and the
+    vacuum started. Else the reach as it is."""
+    if (other := _OTHER.get(intent_type)) is None or not request or not reach.targets:
+        return reach
+    own_part = part_naming(hass, [t.state for t in reach.targets], request, language)
+    way = way_said(own_part, language, ("start", "stop"))
+    if way is None or (way == "start") == (intent_type in _STARTS):
+        return reach
+    return turned(
+        hass, other, slots, assistant=assistant, language=language, request=request
     )
 
 

@@ -106,7 +106,8 @@ class Language:
     # "unlock") or a cover or valve ("open", "close"), or a relative level
     # ("up", "down", as HA's HassSetVolumeRelative takes them; "brighter",
     # "dimmer" of lights; "warmer", "cooler" of thermostats and lights), or
-    # a light's white ("warm_white", "cool_white"): the words that say it
+    # a light's white ("warm_white", "cool_white"), or a vacuum or player
+    # started or stopped ("start", "stop"): the words that say it
     # ("abre con llave" unlocks, though "abre" alone opens; "baja la
     # persiana" closes it).
     ways: Mapping[str, tuple[str, ...]]

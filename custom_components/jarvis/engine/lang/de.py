@@ -150,6 +150,8 @@ LANGUAGE = Language(
         "cool_white": words(
             "kaltweiß, kaltweiss, kaltes weiß, kaltes licht, tageslicht"
         ),
+        "start": words("starte, starten, start, beginne, beginnen"),
+        "stop": words("stopp, stoppe, stoppen, halte an, anhalten, beende, beenden"),
     },
     colours={
         "red": words("rot, rote, roten, rotes"),

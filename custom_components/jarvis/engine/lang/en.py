@@ -133,6 +133,8 @@ LANGUAGE = Language(
         "cooler": words("cooler, colder, cool down"),
         "warm_white": words("warm white, soft white"),
         "cool_white": words("cool white, cold white, daylight"),
+        "start": words("start, begin"),
+        "stop": words("stop, halt"),
     },
     colours={
         "red": words("red"),

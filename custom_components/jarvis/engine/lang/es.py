@@ -132,6 +132,10 @@ LANGUAGE = Language(
         "cooler": words("más frío, más fresco, enfría"),
         "warm_white": words("blanco cálido, luz cálida"),
         "cool_white": words("blanco frío, luz fría, luz de día"),
+        "start": words(
+            "inicia, iniciar, empieza, empezar, arranca, arrancar, pon en marcha"
+        ),
+        "stop": words("detén, deten, detener, parar"),
     },
     colours={
         "red": words("rojo, roja, rojos, rojas"),

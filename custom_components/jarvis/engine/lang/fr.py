@@ -130,6 +130,8 @@ LANGUAGE = Language(
         "cooler": words("plus frais, plus froid, rafraîchis, refroidis"),
         "warm_white": words("blanc chaud, lumière chaude"),
         "cool_white": words("blanc froid, lumière froide, lumière du jour"),
+        "start": words("démarre, démarrer, lance, lancer, commence, commencer"),
+        "stop": words("arrête, arrêter, stoppe, stopper"),
     },
     colours={
         "red": words("rouge, rouges"),

@@ -132,6 +132,8 @@ LANGUAGE = Language(
         "cooler": words("più fresco, più freddo, rinfresca"),
         "warm_white": words("bianco caldo, luce calda"),
         "cool_white": words("bianco freddo, luce fredda, luce diurna"),
+        "start": words("avvia, avviare, inizia, iniziare, fai partire"),
+        "stop": words("ferma, fermare, arresta, arrestare, stoppa"),
     },
     colours={
         "red": words("rosso, rossa, rossi, rosse"),

@@ -131,6 +131,8 @@ LANGUAGE = Language(
         "cooler": words("koeler, kouder, afkoelen"),
         "warm_white": words("warm wit, warmwit, warm licht"),
         "cool_white": words("koel wit, koud wit, koudwit, koel licht, daglicht"),
+        "start": words("start, starten, begin, beginnen"),
+        "stop": words("stop, stoppen, stopt"),
     },
     colours={
         "red": words("rood, rode"),

@@ -130,6 +130,8 @@ LANGUAGE = Language(
         "cooler": words("mais fresco, mais frio, arrefece, esfria"),
         "warm_white": words("branco quente, luz quente"),
         "cool_white": words("branco frio, luz fria, luz do dia"),
+        "start": words("inicia, iniciar, inicie, começa, começar, comece"),
+        "stop": words("pare, parar, interrompe, interromper"),
     },
     colours={
         "red": words("vermelho, vermelha, vermelhos, vermelhas"),
