@@ -159,3 +159,32 @@ async def test_a_device_starts_or_stops_the_way_the_words_say(
 
     stopped = said[0].startswith(("stopp", "detén"))
     assert hass.states.get(vacuum).state == ("returning" if stopped else "cleaning")
+
+
+@pytest.mark.parametrize(
+    ("said", "call"),
+    [
+        (("stop the music on the walkman", "en"), "HassMediaNext"),
+        (("stoppe die Musik auf dem Walkman", "de"), "HassMediaNext"),
+        (("detén la música del Walkman", "es"), "HassMediaUnpause"),
+    ],
+)
+async def test_a_player_told_to_stop_is_paused(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    said: tuple[str, str],
+    call: str,
+) -> None:
+    """0.5B sent "stop the music in the garage" as HassMediaNext (generated
+    home 28), and the next track played."""
+    agent_id = await office_home(hass, scripted_llm)
+    walkman = "media_player.walkman"
+    title = hass.states.get(walkman).attributes.get("media_title")
+    scripted_llm.script(
+        Reply(tool_calls=[(call, {"name": "Walkman"})]), Reply(content="Done.")
+    )
+
+    await converse(hass, agent_id, said[0], language=said[1])
+
+    assert hass.states.get(walkman).state == "paused"
+    assert hass.states.get(walkman).attributes.get("media_title") == title

@@ -53,12 +53,14 @@ _PERCENT_WORDS = tuple(
 
 # Topics whose words include the ways a level steps or a device turns
 # (`Language.ways`), where one word says it: "make the kitchen lights
-# brighter" had offered no light tool, and "kill the fan" fit no off tool.
+# brighter" had offered no light tool, "kill the fan" fit no off tool, and
+# 0.5B's HassMediaNext for "stop the music in the garage" no other tool.
 _STEPPED: Mapping[str, tuple[str, ...]] = {
     "lightset": ("brighter", "dimmer"),
     "climate": ("warmer", "cooler"),
     "turnon": ("on",),
     "turnoff": ("off",),
+    "pause": ("stop",),
 }
 
 
