@@ -14,7 +14,6 @@ in the kitchen").
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from typing import Any
 
 from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import (
@@ -23,20 +22,16 @@ from homeassistant.helpers import (
     intent,
 )
 
-from ..engine.grounding import Device
 from ..engine.lang import leaves_out, says_all, says_everything, verb_domains
-from ..engine.pointed import points_to
 from ..engine.results import NO_MATCH
-from ..engine.router import command_parts
 from ..engine.text import (
     folded_words,
-    most_specific,
     said_in_plural,
     telling_words,
     within,
 )
-from .matching import ENTITIES, Matching, Slots, intent_constraints, reach
-from .meant import MAX_CHOICES, Answer, said_targets, which, words_fitting
+from .matching import Matching, Slots, intent_constraints, reach
+from .meant import Answer, which
 from .places import (
     area_said,
     place_holds,
@@ -44,11 +39,16 @@ from .places import (
     said_places,
     unknown_places,
 )
-from .services import closest_names, entity_area
+from .said_devices import (
+    ROOM_DOMAINS,
+    guessed_name_meant,
+    in_place_said,
+    named_by_user,
+    of_all,
+    said_or_meant,
+)
+from .services import closest_names
 
-# What "everything in the office" means when the model named the room as a
-# device: not its doors, blinds or locks.
-_ROOM_DOMAINS = ["fan", "light", "media_player", "switch"]
 # Slots that narrow down where a name is looked for; those of them by kind.
 _NARROWING = ("area", "floor", "domain", "device_class")
 
@@ -109,7 +109,7 @@ def repair_targets(
         request
         and spoken
         and not telling_words(name) & folded_words(request)
-        and (said := _named_by_user(hass, handler, spoken, assistant, request))
+        and (said := named_by_user(hass, handler, spoken, assistant, request))
     ):
         return spoken | {"name": {"value": said}}
     if named != slots and _matches(hass, handler, named, assistant):
@@ -121,7 +121,7 @@ def repair_targets(
         )
         if pointed is not None:
             return pointed
-        return _in_place_said(hass, handler, named, assistant, request, language)
+        return in_place_said(hass, handler, named, assistant, request, language)
     # A kind no entity has is a guess ("door", "smart_lock"): the name decides.
     if "domain" in slots and not hass.states.async_entity_ids(slots["domain"]["value"]):
         slots = {key: value for key, value in slots.items() if key != "domain"}
@@ -136,7 +136,7 @@ def repair_targets(
     words = folded_words(name)
     if not words:
         if (
-            meant := _said_or_meant(
+            meant := said_or_meant(
                 hass, handler, rest, assistant, request, language=language
             )
         ) is not None:
@@ -148,7 +148,7 @@ def repair_targets(
     # A room's devices an intent can act on: its own kind's only, which
     # HA's handler refuses any other domain for ("inicia el robot aspirador
     # en el pasillo" as HassVacuumStart named "Pasillo": "invalid slot info").
-    acted_on = sorted(handler.required_domains or _ROOM_DOMAINS)
+    acted_on = sorted(handler.required_domains or ROOM_DOMAINS)
     place: Slots | None = None
     if "area" not in places and any(intent.find_areas(name, ar.async_get(hass))):
         place = places | {"area": {"value": name}}
@@ -173,13 +173,13 @@ def repair_targets(
         unkinded = {k: v for k, v in spoken.items() if k not in _KINDS}
         for where in (spoken, unkinded):
             if (
-                said := _named_by_user(
+                said := named_by_user(
                     hass, handler, where, assistant, request, language=language
                 )
             ) is not None:
                 return where | {"name": {"value": said}}
         if (
-            meant := _guessed_name_meant(
+            meant := guessed_name_meant(
                 hass, handler, name, unkinded, assistant, request, language=language
             )
         ) is not None:
@@ -227,7 +227,7 @@ def repair_targets(
     if fitting and ("area" in rest or "floor" in rest):
         return rest | {"domain": {"value": sorted({s.domain for s in fitting})}}
     if every := _all_said(fitting, name, request, language):
-        return _of_all(every)
+        return of_all(every)
     if fitting:
         return which(hass, fitting, language)
     if ("area" in rest or "floor" in rest) and (
@@ -253,7 +253,7 @@ def repair_targets(
         hass, intent.MatchTargetsConstraints(assistant=assistant)
     ).states
     if request and (
-        meant := _guessed_name_meant(
+        meant := guessed_name_meant(
             hass,
             handler,
             name,
@@ -272,7 +272,7 @@ def repair_targets(
     # class "curtain", which the blind named Cortina does not have).
     for where in (rest, said_places(rest, request), told):
         if (
-            said := _named_by_user(
+            said := named_by_user(
                 hass, handler, where, assistant, request, language=language
             )
         ) is not None:
@@ -301,7 +301,7 @@ def named_instead(
     rest_said = " ".join(sorted(folded_words(request or "") - spent))
     rest = {key: value for key, value in slots.items() if key not in ("name", *_KINDS)}
     for where in (rest, {}):
-        if said := _named_by_user(hass, handler, where, assistant, rest_said):
+        if said := named_by_user(hass, handler, where, assistant, rest_said):
             return where | {"name": {"value": said}}
     # A tool of one kind, for a device named by its kind where the user said
     # ("starte den Staubsauger im Wohnzimmer", whose robot is the
@@ -313,193 +313,6 @@ def named_instead(
             unplaced = {k: v for k, v in rest.items() if k not in ("area", "floor")}
             return unplaced | place | {"name": {"value": there[0].name}}
     return None
-
-
-def _named_by_user(
-    hass: HomeAssistant,
-    handler: Matching,
-    rest: Slots,
-    assistant: str | None,
-    request: str | None,
-    *,
-    language: str | None = None,
-) -> str | None:
-    """The one device the call can reach that the user's own words name in
-    full, for a name the model left a placeholder ("...") or made up; the
-    most specific if one name holds another ("TV", "TV Speaker"). Where the
-    words name several, the one the joined commands name, of those not said
-    of another area ("prende la luz del techo en el salón y luego prende la
-    lámpara de pie en la cocina", for the Salón, which has both)."""
-    reachable = reach(hass, handler, rest, assistant)
-    if (one := _one_named(reachable, request or "")) or not request:
-        return one
-    area = rest.get("area", {}).get("value")
-    found = {
-        name
-        for part in command_parts(request, language)
-        if not _said_elsewhere(hass, part, area)
-        and (name := _one_named(reachable, part))
-    }
-    return found.pop() if len(found) == 1 else None
-
-
-def _said_or_meant(
-    hass: HomeAssistant,
-    handler: Matching,
-    where: Slots,
-    assistant: str | None,
-    request: str | None,
-    *,
-    language: str,
-) -> Slots | Answer | None:
-    """In place of a name that names nothing, the device the user's own
-    words name (`_named_by_user`), else those they point to
-    (`_meant_by_words`); None where they do neither."""
-    if (
-        said := _named_by_user(
-            hass, handler, where, assistant, request, language=language
-        )
-    ) is None:
-        return _meant_by_words(
-            hass, handler, where, assistant, request, language=language
-        )
-    named = [s for s in reach(hass, handler, where, assistant) if s.name == said]
-    # A name several devices have: the one in the place the words say.
-    if request and len(meant := said_targets(hass, named, request, language)) == 1:
-        return where | _named_apart(hass, meant[0], named)
-    return where | {"name": {"value": said}}
-
-
-def _meant_by_words(
-    hass: HomeAssistant,
-    handler: Matching,
-    rest: Slots,
-    assistant: str | None,
-    request: str | None,
-    *,
-    language: str,
-) -> Slots | Answer | None:
-    """For a placeholder name ("..."), the devices the call can reach that
-    the user's words point to: those sharing the most words of their names,
-    else those of a kind the words say ("start the vacuum", which 0.5B sent
-    with the example call's "..."). The one such device, or which of them,
-    or all of them where the words say everything ("mute everything"; of
-    the kinds a room's "everything" is, never its doors or locks); None
-    where the words point to none."""
-    if not request:
-        return None
-    reachable = reach(hass, handler, rest, assistant)
-    said = folded_words(request)
-    by_name = {state: words_fitting(state.name, said) for state in reachable}
-    best = max(by_name.values(), default=0)
-    meant = [state for state, fit in by_name.items() if best and fit == best] or [
-        state
-        for state in reachable
-        if points_to(Device((), state.domain, state.state), said)
-    ]
-    # "starte den Staubsauger im Büro", of five robots of one name.
-    meant = said_targets(hass, meant, request, language)
-    if len(meant) == 1:
-        return rest | _named_apart(hass, meant[0], reachable)
-    if says_everything(request, language) and not leaves_out(request, language):
-        every = [state for state in meant if state.domain in _ROOM_DOMAINS]
-        return _of_all(every) if every else None
-    return which(hass, meant, language) if meant else None
-
-
-def _in_place_said(  # noqa: PLR0917 - the call, and the request
-    hass: HomeAssistant,
-    handler: Matching,
-    slots: Slots,
-    assistant: str | None,
-    request: str | None,
-    language: str,
-) -> Slots:
-    """The slots for the one device of a shared name in the place the
-    request says, where the model's place was made up: 0.5B sent "mach den
-    Fernseher in der Küche leiser" with the area "Kochzimmer", and HA's
-    volume intent, given the name alone, refused it as a name of several."""
-    reached = reach(hass, handler, slots, assistant)
-    if (
-        request
-        and len(reached) > 1
-        and len(meant := said_targets(hass, reached, request, language)) == 1
-    ):
-        return slots | _named_apart(hass, meant[0], reached)
-    return slots
-
-
-def _named_apart(hass: HomeAssistant, state: State, others: Sequence[State]) -> Slots:
-    """The slots that name this device alone: its name, and its area where
-    another device has that name."""
-    slots: Slots = {"name": {"value": state.name}}
-    shared = any(
-        o.name == state.name and o.entity_id != state.entity_id for o in others
-    )
-    area_id = entity_area(hass, state.entity_id) if shared else None
-    if area_id and (area := ar.async_get(hass).async_get_area(area_id)):
-        slots["area"] = {"value": area.name}
-    return slots
-
-
-def _guessed_name_meant(  # noqa: PLR0917 - the call, its name and places
-    hass: HomeAssistant,
-    handler: Matching,
-    name: str,
-    places: Slots,
-    assistant: str | None,
-    request: str,
-    *,
-    language: str,
-) -> Slots | Answer | None:
-    """For a name with none of the user's words, the model's guess as a
-    placeholder is, given to an intent for one kind of device: the device
-    their words name, else those they point to (`_meant_by_words`), in the
-    places they said. 0.5B sent "set the thermostat to 21" with "Living
-    Room" for its name and area. The on/off intents' guesses are left to
-    the rest of the repair: of every kind, the words point too widely. Where
-    the words point to none ("set the temperature to 19"), the intent's kind
-    is what they meant: its one device there, or which of a few."""
-    said_words = folded_words(request)
-    if len(kinds := handler.required_domains or ()) != 1:
-        return None
-    # Only words for the kind ("Staubsauger", the user's word, for one of
-    # two called Saugroboter) is a guess as well.
-    of_kind = Device((), next(iter(kinds)), "")
-    if not all(points_to(of_kind, {word}) for word in telling_words(name)) and (
-        telling_words(name) & said_words
-        # "heat pump" said of "HeatPump".
-        or any(len(word) > 3 and word in name.casefold() for word in said_words)
-    ):
-        return None
-    if (
-        meant := _said_or_meant(
-            hass, handler, places, assistant, request, language=language
-        )
-    ) is not None:
-        return meant
-    kind = reach(hass, handler, places, assistant)
-    if len(kind) == 1:
-        return places | {"name": {"value": kind[0].name}}
-    return which(hass, kind, language) if 1 < len(kind) <= MAX_CHOICES else None
-
-
-def _one_named(states: Sequence[State], text: str) -> str | None:
-    """The one of these devices the text names in full, the most specific."""
-    said = folded_words(text)
-    named = {
-        state.name: frozenset(telling)
-        for state in states
-        if (telling := telling_words(state.name)) and telling <= said
-    }
-    most = most_specific(named)
-    return most[0] if len(most) == 1 else None
-
-
-def _said_elsewhere(hass: HomeAssistant, text: str, area: Any) -> bool:
-    """Whether the text names an area other than this one."""
-    said = area_said(hass, text).get("area", {}).get("value")
-    return bool(area and said and folded_words(str(said)) != folded_words(str(area)))
 
 
 def _everything_in(
@@ -521,7 +334,7 @@ def _everything_in(
         or not (place := area_said(hass, request))
     ):
         return None
-    return {"domain": {"value": _ROOM_DOMAINS}} | place
+    return {"domain": {"value": ROOM_DOMAINS}} | place
 
 
 def _kinds_in(
@@ -609,15 +422,6 @@ def _all_said(
         return []
     kinds = verb_domains(request, language)
     return [state for state in fitting if not kinds or state.domain in kinds]
-
-
-def _of_all(states: Sequence[State]) -> Slots:
-    """Slots for each of these devices, which Jarvis's own calls act on
-    (`ENTITIES`)."""
-    return {
-        ENTITIES: {"value": [state.entity_id for state in states]},
-        "domain": {"value": sorted({state.domain for state in states})},
-    }
 
 
 def _no_match(text: str) -> Answer:

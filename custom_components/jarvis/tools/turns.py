@@ -154,8 +154,8 @@ def turned(
     language: str,
     request: str | None,
 ) -> Reach:
-    """The reach of an on/off intent for the call's slots, run by Jarvis:
-    HA's tool is another one."""
+    """The reach of an intent for the call's slots (an on/off one, or one
+    that starts or stops), run by Jarvis: HA's tool is another one."""
     reach = intent_targets(
         hass,
         intent_type,
