@@ -23,6 +23,7 @@ from homeassistant.helpers import (
 )
 
 from ..engine.lang import leaves_out, says_all, says_everything, verb_domains
+from ..engine.pointed import kinds_named
 from ..engine.results import NO_MATCH
 from ..engine.text import (
     folded_words,
@@ -70,6 +71,8 @@ def repair_targets(
     `request` says, by its verbs, what kind of device an area's name is for
     ("unlock the side door lock": the locks of the Side Door area)."""
     name = slots.get("name", {}).get("value")
+    if name is None:
+        return _of_kinds_named(hass, handler, slots, assistant, request)
     if not isinstance(name, str) or name == "all":
         return slots
     if (
@@ -353,6 +356,28 @@ def _kinds_in(
         return None
     kinds = place | {"domain": {"value": sorted(domains)}}
     return kinds if _matches(hass, handler, kinds, assistant) else None
+
+
+def _of_kinds_named(
+    hass: HomeAssistant,
+    handler: Matching,
+    slots: Slots,
+    assistant: str | None,
+    request: str | None,
+) -> Slots:
+    """A room's or floor's call that names no device or kind, kept to the
+    kinds the request names where the place has them: "switch off the office
+    lights" as HassTurnOff for the Office would switch off its AC too. Not
+    the request's verbs: "shut off" is a cover's verb as well."""
+    if (
+        not request
+        or not any(key in slots for key in _PLACES)
+        or any(key in slots for key in _KINDS)
+        or not (domains := kinds_named(request))
+    ):
+        return slots
+    kinds = slots | {"domain": {"value": sorted(domains)}}
+    return kinds if _matches(hass, handler, kinds, assistant) else slots
 
 
 def _kind_unsaid(slots: Slots, request: str | None, language: str) -> bool:

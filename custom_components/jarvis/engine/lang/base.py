@@ -119,7 +119,8 @@ class Language:
     # (`engine.grounding`). Words by the state they claim; the first is
     # what Jarvis says when it puts a claim right: "locked": ("locked",).
     state_words: Mapping[str, tuple[str, ...]]
-    # What names a home's one device of a domain by its kind: "the lock".
+    # What names a home's one device of a domain by its kind: "the lock";
+    # the lights' also what says them ("it's too dark in here").
     kind_words: Mapping[str, tuple[str, ...]]
     # What a question says to ask what a player plays: "what's playing".
     media_asks: tuple[str, ...]

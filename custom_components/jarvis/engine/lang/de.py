@@ -185,7 +185,7 @@ LANGUAGE = Language(
         "media_player": words("musik, lautsprecher, fernseher"),
         "climate": words("thermostat, heizung, klimaanlage"),
         "fan": words("ventilator, lüfter"),
-        "light": words("licht, lichter, lampe, lampen"),
+        "light": words("licht, lichter, lampe, lampen, dunkel, hell"),
         "valve": words("ventil"),
     },
     state_links=words(

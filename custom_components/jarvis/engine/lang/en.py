@@ -168,7 +168,7 @@ LANGUAGE = Language(
         "media_player": words("music, speaker, tv, television"),
         "climate": words("thermostat, heating, heater, air conditioning"),
         "fan": words("fan"),
-        "light": words("light, lights, lamp, lamps"),
+        "light": words("light, lights, lamp, lamps, dark, bright"),
         "valve": words("valve"),
     },
     state_links=words(

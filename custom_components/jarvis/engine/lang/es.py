@@ -171,7 +171,7 @@ LANGUAGE = Language(
         "media_player": words("música, altavoz, televisión, tele"),
         "climate": words("termostato, calefacción, aire acondicionado"),
         "fan": words("ventilador"),
-        "light": words("luz, luces, lámpara, lámparas"),
+        "light": words("luz, luces, lámpara, lámparas, oscuro, oscura, claridad"),
         "valve": words("válvula"),
     },
     state_links=words(

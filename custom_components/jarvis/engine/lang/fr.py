@@ -165,7 +165,7 @@ LANGUAGE = Language(
         "media_player": words("musique, enceinte, haut-parleur, télé, télévision"),
         "climate": words("thermostat, chauffage, climatisation"),
         "fan": words("ventilateur"),
-        "light": words("lumière, lumières, lampe, lampes"),
+        "light": words("lumière, lumières, lampe, lampes, sombre, lumineux"),
         "valve": words("vanne"),
     },
     state_links=words(

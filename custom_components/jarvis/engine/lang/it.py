@@ -167,7 +167,7 @@ LANGUAGE = Language(
         "media_player": words("musica, altoparlante, cassa, televisione"),
         "climate": words("termostato, riscaldamento, condizionatore"),
         "fan": words("ventilatore"),
-        "light": words("luce, luci, lampada, lampade"),
+        "light": words("luce, luci, lampada, lampade, buio, luminoso"),
         "valve": words("valvola"),
     },
     state_links=words(

@@ -166,7 +166,7 @@ LANGUAGE = Language(
         "media_player": words("muziek, speaker, luidspreker, televisie"),
         "climate": words("thermostaat, verwarming, airco"),
         "fan": words("ventilator"),
-        "light": words("licht, lichten, lamp, lampen"),
+        "light": words("licht, lichten, lamp, lampen, donker, fel"),
         "valve": words("klep, ventiel"),
     },
     state_links=words(

@@ -165,7 +165,7 @@ LANGUAGE = Language(
         "media_player": words("música, coluna, altifalante, televisão"),
         "climate": words("termostato, aquecimento, ar condicionado"),
         "fan": words("ventoinha, ventilador"),
-        "light": words("luz, luzes, lâmpada, lâmpadas"),
+        "light": words("luz, luzes, lâmpada, lâmpadas, escuro, escura"),
         "valve": words("válvula"),
     },
     state_links=words(
