@@ -108,10 +108,16 @@ async def setup_jarvis(
 
 
 async def process(
-    hass: HomeAssistant, agent_id: str, text: str, conversation_id: str | None = None
+    hass: HomeAssistant,
+    agent_id: str,
+    text: str,
+    conversation_id: str | None = None,
+    language: str | None = None,
 ) -> dict[str, Any]:
     """The `conversation.process` action, as automations call it."""
     data = {"text": text, "agent_id": agent_id}
+    if language:
+        data["language"] = language
     if conversation_id:
         data["conversation_id"] = conversation_id
     response = await hass.services.async_call(
@@ -348,6 +354,29 @@ async def test_fast_path_answers_plain_commands_without_the_llm(
 
     assert hass.states.get(KITCHEN).state == "on"
     assert speech(response)
+    assert scripted_llm.chat_requests == []
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "said"),
+    [
+        ("Kitchen Lights è accesa?", "it", "spento"),
+        ("is Kitchen Lights aan?", "nl", "uit"),
+    ],
+)
+async def test_the_matchers_answers_say_states_in_the_users_language(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    text: str,
+    language: str,
+    said: str,
+) -> None:
+    """HA's templates read states out raw: "No, su estado es unlocked"."""
+    _, agent = await setup_jarvis(hass, scripted_llm, prefer_local=True)
+    response = await process(hass, agent, text, language=language)
+
+    assert said in speech(response), speech(response)
+    assert "off" not in speech(response).split()
     assert scripted_llm.chat_requests == []
 
 

@@ -57,6 +57,7 @@ from .tools.assist_guard import (
     understood,
 )
 from .tools.deeds import describe
+from .tools.found import states_in_words
 from .tools.home import home_api, house_view, live_lookup
 from .tools.hub import CURRENT_ENTRY, DATA_TOOLS, JarvisTools
 from .tools.intent_reach import Target, target_deeds
@@ -284,6 +285,10 @@ class JarvisConversationEntity(
     ) -> conversation.ConversationResult:
         """A reply of HA's intents, kept in the chat log so that a follow-up
         that needs the LLM sees it."""
+        speech = local.speech.get("plain", {}).get("speech", "")
+        states = [*local.matched_states, *local.unmatched_states]
+        if (said := states_in_words(speech, states, local.language)) != speech:
+            local.async_set_speech(said)
         chat_log.async_add_assistant_content_without_tools(
             conversation.AssistantContent(
                 agent_id=self.entity_id,
