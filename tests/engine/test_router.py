@@ -100,6 +100,9 @@ CORE = ["HassTurnOn", "HassTurnOff", "GetLiveContext"]
         ("aspira el pasillo", "HassVacuumStart"),
         # A brightness step is the light tool's ("brighter" offered none).
         ("make the kitchen lights brighter", "HassLightSet"),
+        # A volume step, said of a player with "up" or "down".
+        ("turn the speaker in the office up", "HassSetVolume"),
+        ("turn the TV down a bit", "HassSetVolume"),
         ("mach das Licht im Flur dunkler", "HassLightSet"),
         # A temperature step is the thermostat's.
         ("make it hotter in here", "HassClimateSetTemperature"),
@@ -120,6 +123,16 @@ def test_router_keeps_the_right_tool(request_text: str, expected: str) -> None:
     assert names[-1] == TOOL_SEARCH
     assert len(names) <= 8
     assert not route.fell_open
+
+
+@pytest.mark.parametrize(
+    "request_text", ["turn up the heating", "turn the kitchen lights down"]
+)
+def test_a_step_of_another_kind_is_no_volumes(request_text: str) -> None:
+    names = [
+        t.name for t in ToolRouter(max_tools=4).route(request_text, CATALOGUE).tools
+    ]
+    assert "HassSetVolume" not in names
 
 
 def test_every_route_starts_as_the_warm_up_does() -> None:

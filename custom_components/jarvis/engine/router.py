@@ -79,6 +79,32 @@ def _topic_words(topic: str) -> tuple[str, ...]:
 
 
 _LEXICON = {topic: _topic_words(topic) for topic in LANGUAGES[0].tool_topics}
+
+# Topics a step of their kind of device fits, said as a kind word and a way
+# anywhere in the request: "turn the speaker in the office up" had offered
+# no volume tool, and 0.5B made up a service "audio.turn_on"; "turn up the
+# heating" is no volume's.
+_KIND_STEPPED: Mapping[str, tuple[str, tuple[str, ...]]] = {
+    "setvolume": ("media_player", ("up", "down")),
+}
+
+
+def _kind_step_words(
+    kind: str, ways: tuple[str, ...]
+) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The kind's words and the ways' one-word words, in every language."""
+    kinds = every(lambda pack: pack.kind_words.get(kind, ()))
+    steps = every(
+        lambda pack: [
+            word for way in ways for word in pack.ways[way] if " " not in word
+        ]
+    )
+    return kinds, frozenset(steps)
+
+
+_KIND_STEP_WORDS = {
+    topic: _kind_step_words(kind, ways) for topic, (kind, ways) in _KIND_STEPPED.items()
+}
 _LEXICON_VERBS = folded_verbs(word for said in _LEXICON.values() for word in said)
 _CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
@@ -302,10 +328,28 @@ def _name_topics(name: str) -> tuple[str, ...]:
 def _lexicon_score(
     tool: ToolSpec, words: Sequence[str], topics: Iterable[str] | None = None
 ) -> int:
-    """Three for each request word the lexicon has for the tool's topics."""
+    """Three for each request word the lexicon has for the tool's topics,
+    and for a step said of a topic's kind (`_KIND_STEPPED`)."""
     return sum(
-        3 * sum(1 for word in words if word in _LEXICON[topic])
+        3
+        * (
+            sum(1 for word in words if word in _LEXICON[topic])
+            + _kind_step(topic, words)
+        )
         for topic in (_topics(tool) if topics is None else topics)
+    )
+
+
+def _kind_step(topic: str, words: Sequence[str]) -> int:
+    """Two (the kind's word and the way) where the words say a step and a
+    kind word of the topic's kind ("speakers" too): more than a player's
+    word alone, which every player's tool fits."""
+    if (said := _KIND_STEP_WORDS.get(topic)) is None:
+        return 0
+    kinds, steps = said
+    return 2 * (
+        any(word in steps for word in words)
+        and any(word.startswith(kind) for word in words for kind in kinds)
     )
 
 
