@@ -1529,28 +1529,31 @@ async def test_a_made_up_name_in_the_place_said_is_the_device_the_words_name(
 
 
 @pytest.mark.parametrize(
-    ("text", "language", "after"),
+    ("said", "place", "after"),
     [
-        ("switch off the office lights", "en", ["off", "off", "on"]),
-        ("it's too bright in the office", "en", ["off", "off", "on"]),
-        ("mach die Lampen im Office aus", "de", ["off", "off", "on"]),
+        (("switch off the office lights", "en"), "area", ["off", "off", "on"]),
+        (("it's too bright in the office", "en"), "area", ["off", "off", "on"]),
+        (("mach die Lampen im Office aus", "de"), "area", ["off", "off", "on"]),
+        # The room as the call's name: "dim the lights on the first floor"
+        # came as HassLightSet named "First Floor".
+        (("switch off the office lights", "en"), "name", ["off", "off", "on"]),
         # A room said alone is all of it, as HA has it.
-        ("switch the office off", "en", ["off", "off", "off"]),
+        (("switch the office off", "en"), "area", ["off", "off", "off"]),
     ],
 )
 async def test_a_room_call_keeps_to_the_kind_the_request_names(
     hass: HomeAssistant,
     scripted_llm: ScriptedLLMServer,
-    text: str,
-    language: str,
+    said: tuple[str, str],
+    place: str,
     after: list[str],
 ) -> None:
     """0.5B sent "it's too dark in the bedroom" as HassTurnOn for the whole
     bedroom, and its Christmas tree plug came on with the lamps."""
     agent_id = await office_home(hass, scripted_llm)
-    call = ("HassTurnOff", {"area": "Office"})
+    call = ("HassTurnOff", {place: "Office"})
     scripted_llm.script(Reply(tool_calls=[call]), Reply(content="Done."))
 
-    await converse(hass, agent_id, text, language=language)
+    await converse(hass, agent_id, said[0], language=said[1])
 
     assert states(hass, *OFFICE_LIGHTS, AC) == after

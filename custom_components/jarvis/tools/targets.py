@@ -72,7 +72,9 @@ def repair_targets(
     ("unlock the side door lock": the locks of the Side Door area)."""
     name = slots.get("name", {}).get("value")
     if name is None:
-        return _of_kinds_named(hass, handler, slots, assistant, request)
+        return _of_kinds_named(
+            hass, handler, slots, assistant, request=request, language=language
+        )
     if not isinstance(name, str) or name == "all":
         return slots
     if (
@@ -205,6 +207,15 @@ def repair_targets(
                 f"Nothing was done: {name} has no {' or '.join(sorted(verbs))} "
                 "entity, which the user's request is about."
             )
+        # The kinds the request names, where the place has them: "dim the
+        # lights on the first floor" came as HassLightSet named "First
+        # Floor", and its speaker and heater were turned on too.
+        if (
+            kinded := _of_kinds_named(
+                hass, handler, unkinded, assistant, request=request, language=language
+            )
+        ) != unkinded:
+            return kinded
         room = {"domain": {"value": acted_on}} | place
         # The model's kind where the room has it; else the kinds Jarvis
         # knows: 0.5B sent "prende el árbol de Navidad en el garaje" as
@@ -363,14 +374,19 @@ def _of_kinds_named(
     handler: Matching,
     slots: Slots,
     assistant: str | None,
+    *,
     request: str | None,
+    language: str,
 ) -> Slots:
     """A room's or floor's call that names no device or kind, kept to the
     kinds the request names where the place has them: "switch off the office
     lights" as HassTurnOff for the Office would switch off its AC too. Not
-    the request's verbs: "shut off" is a cover's verb as well."""
+    the request's verbs: "shut off" is a cover's verb as well. Not where it
+    says everything, or leaves a kind out ("everything but the lights")."""
     if (
         not request
+        or says_everything(request, language)
+        or leaves_out(request, language)
         or not any(key in slots for key in _PLACES)
         or any(key in slots for key in _KINDS)
         or not (domains := kinds_named(request))
