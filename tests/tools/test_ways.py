@@ -135,6 +135,9 @@ def written_call(name: str, arguments: dict[str, str]) -> Reply:
     [
         (("stopp den Demo vacuum 0 ground floor", "de"), "HassVacuumStart"),
         (("detén Demo vacuum 0 ground floor", "es"), "HassVacuumStart"),
+        # By the words of the other intent's tool: "base".
+        (("manda Demo vacuum 0 ground floor a la base", "es"), "HassVacuumStart"),
+        (("send Demo vacuum 0 ground floor to its dock", "en"), "HassVacuumStart"),
         # Started as said: left as called.
         (("start the Demo vacuum 0 ground floor", "en"), "HassVacuumStart"),
     ],
@@ -157,7 +160,7 @@ async def test_a_device_starts_or_stops_the_way_the_words_say(
 
     await converse(hass, agent_id, said[0], language=said[1])
 
-    stopped = said[0].startswith(("stopp", "detén"))
+    stopped = said[0].startswith(("stopp", "detén", "manda", "send"))
     assert hass.states.get(vacuum).state == ("returning" if stopped else "cleaning")
 
 

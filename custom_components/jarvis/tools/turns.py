@@ -21,7 +21,9 @@ from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import intent
 
 from ..engine.lang import way_said
-from ..engine.router import command_parts
+from ..engine.router import command_parts, own_verb_fit
+from ..engine.text import lower_words
+from ..engine.types import ToolSpec
 from .intent_reach import ON_OFF_INTENTS, Reach, intent_targets, service_intent_handler
 from .matching import Slots
 from .meant import part_naming
@@ -99,12 +101,29 @@ def started_as_said(
     if (other := _OTHER.get(intent_type)) is None or not request or not reach.targets:
         return reach
     own_part = part_naming(hass, [t.state for t in reach.targets], request, language)
-    way = way_said(own_part, language, ("start", "stop"))
+    way = way_said(own_part, language, ("start", "stop")) or _way_by_words(
+        intent_type, other, own_part, [t.state for t in reach.targets]
+    )
     if way is None or (way == "start") == (intent_type in _STARTS):
         return reach
     return turned(
         hass, other, slots, assistant=assistant, language=language, request=request
     )
+
+
+def _way_by_words(
+    intent_type: str, other: str, text: str, states: Sequence[State]
+) -> str | None:
+    """The way ("start" or "stop") of the other intent, where the text says
+    words of its tool and none of the called one's, the devices' names left
+    out ("Robot Vacuum"): "manda el robot aspirador del jardín a la base"
+    (HassVacuumReturnToBase's "base") came as HassVacuumStart."""
+    names = {word for state in states for word in lower_words(state.name)}
+    text = " ".join(word for word in lower_words(text) if word not in names)
+    called, meant = ToolSpec(intent_type, "", {}), ToolSpec(other, "", {})
+    if own_verb_fit(meant, text, [called]) and not own_verb_fit(called, text, [meant]):
+        return "start" if other in _STARTS else "stop"
+    return None
 
 
 def turns_as_said(
