@@ -18,7 +18,7 @@ from homeassistant.components.homeassistant.exposed_entities import (
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
-from homeassistant.helpers import llm
+from homeassistant.helpers import entity_registry as er, llm
 from homeassistant.setup import async_setup_component
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -185,3 +185,15 @@ async def tool_names(hass: HomeAssistant) -> list[str]:
     """The `jarvis` API's catalogue now."""
     api = await llm.async_get_api(hass, LLM_API_JARVIS, llm_context())
     return [tool.name for tool in api.tools]
+
+
+@pytest.fixture
+async def agent_id(hass: HomeAssistant, scripted_llm: ScriptedLLMServer) -> str:
+    """The demo home and Jarvis with HA's matcher first."""
+    await setup_home(hass)
+    entry = await setup_jarvis(hass, scripted_llm, prefer_local=True)
+    agent = er.async_get(hass).async_get_entity_id(
+        "conversation", "jarvis", next(iter(entry.subentries))
+    )
+    assert agent is not None
+    return agent

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 from homeassistant.components.light import ATTR_BRIGHTNESS
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import entity_registry as er
 import pytest
 
 from tests.scripted_llm import Reply, ScriptedLLMServer
-from tests.tools.conftest import FRONT_DOOR, KITCHEN, setup_home, setup_jarvis
+from tests.tools.conftest import FRONT_DOOR, KITCHEN
 from tests.tools.test_injection import converse, speech
 
 pytestmark = pytest.mark.usefixtures("ha_core")
+
+# `agent_id`: the demo home and Jarvis with HA's matcher first (conftest).
 
 
 def devices(hass: HomeAssistant) -> dict[str, str]:
@@ -29,18 +30,6 @@ def devices(hass: HomeAssistant) -> dict[str, str]:
         state.entity_id: state.state
         for state in hass.states.async_all(["light", "lock", "cover", "media_player"])
     }
-
-
-@pytest.fixture
-async def agent_id(hass: HomeAssistant, scripted_llm: ScriptedLLMServer) -> str:
-    """The demo home and Jarvis with HA's matcher first."""
-    await setup_home(hass)
-    entry = await setup_jarvis(hass, scripted_llm, prefer_local=True)
-    agent = er.async_get(hass).async_get_entity_id(
-        "conversation", "jarvis", next(iter(entry.subentries))
-    )
-    assert agent is not None
-    return agent
 
 
 async def test_a_fuzzy_reading_the_words_confirm_runs_without_the_model(
@@ -88,6 +77,8 @@ async def test_a_fuzzy_reading_that_unlocks_waits_for_a_yes(
         # Fuzzy: HassLightSet with the colour white, where a white is said
         # (`steps.warmed_lights` sets its colour temperature).
         "set the ceiling lights to cool white",
+        # Fuzzy: HassTurnOn "Walkman", where a step is said.
+        "louder on the walkman",
     ],
 )
 async def test_a_fuzzy_reading_the_words_do_not_confirm_goes_to_the_model(

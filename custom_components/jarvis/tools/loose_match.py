@@ -26,7 +26,7 @@ from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import intent
 
 from ..engine.arguments import numbers_said, said_numbers
-from ..engine.lang import verb_domains
+from ..engine.lang import verb_domains, way_said
 from ..engine.pointed import kinds_named
 from ..engine.text import all_said, folded_words, most_specific, telling_words
 from .assist_guard import (
@@ -36,12 +36,15 @@ from .assist_guard import (
     matched_command,
     matcher_slots,
 )
-from .intent_reach import Reach, service_intent_handler
+from .intent_reach import ON_OFF_INTENTS, Reach, service_intent_handler
 from .matching import Slots
 from .meant import in_place_said
 from .services import entity_places, exposed_states
 from .steps import colour_as_said, coloured_lights, stepped
 from .turns import one_command, turned_as_said, turns_as_said
+
+# The ways a level steps (`Language.ways`), in pairs.
+_STEPS = (("up", "down"), ("brighter", "dimmer"), ("warmer", "cooler"))
 
 
 async def loose_command(
@@ -64,6 +67,12 @@ async def loose_command(
         result.intent.name in LEFT_TO_THE_MODEL
         or service_intent_handler(hass, result.intent.name) is None
         or not one_command(text, language)
+        # A step is no turning on or off: "louder on the downstairs
+        # speakers" was read as HassTurnOn.
+        or (
+            result.intent.name in ON_OFF_INTENTS
+            and any(way_said(text, language, steps) for steps in _STEPS)
+        )
     ):
         return None
     slots = matcher_slots(result)
