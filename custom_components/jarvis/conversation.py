@@ -57,7 +57,7 @@ from .tools.assist_guard import (
     understood,
 )
 from .tools.deeds import describe
-from .tools.found import states_in_words
+from .tools.ha_replies import ha_reply
 from .tools.home import home_api, house_view, live_lookup
 from .tools.hub import CURRENT_ENTRY, DATA_TOOLS, JarvisTools
 from .tools.intent_reach import Target, target_deeds
@@ -285,15 +285,10 @@ class JarvisConversationEntity(
     ) -> conversation.ConversationResult:
         """A reply of HA's intents, kept in the chat log so that a follow-up
         that needs the LLM sees it."""
-        speech = local.speech.get("plain", {}).get("speech", "")
-        states = [*local.matched_states, *local.unmatched_states]
-        if (said := states_in_words(speech, states, local.language)) != speech:
-            local.async_set_speech(said)
+        speech = ha_reply(self.hass, local)
+        local.async_set_speech(speech)
         chat_log.async_add_assistant_content_without_tools(
-            conversation.AssistantContent(
-                agent_id=self.entity_id,
-                content=local.speech.get("plain", {}).get("speech", ""),
-            )
+            conversation.AssistantContent(agent_id=self.entity_id, content=speech)
         )
         self.entry.runtime_data.telemetry.async_record_fast_path(
             self.subentry, chat_log, local, time.monotonic() - started
@@ -347,7 +342,7 @@ class JarvisConversationEntity(
                     needs_llm, self.hass, [], part.text, part.language
                 ),
             ):
-                speech = local.speech.get("plain", {}).get("speech", "").strip()
+                speech = ha_reply(self.hass, local).strip()
             if speech:
                 # HA's replies have no full stop ("Turned on the light"), and
                 # some no capital ("geschlossen").

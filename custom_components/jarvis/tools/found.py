@@ -9,14 +9,13 @@ states in front of it, 0.5B answered "wie warm ist es?" with "Es ist warm",
 from __future__ import annotations
 
 from collections.abc import Sequence
-import re
 
 from homeassistant.core import State
 
 from ..engine.grounding import CLAIMED_ATTRIBUTES, Device, state_of, states_asked
 from ..engine.lang import language_pack
 from ..engine.phrases import NONE_IN_STATE, FoundPhrase, listed, phrase
-from ..engine.text import folded_words, mentions
+from ..engine.text import mentions
 from ..safety.holds import user_text
 
 
@@ -143,13 +142,3 @@ def _said(state: str | None, language: str | None) -> str:
     """A state in the user's language: "geschlossen"."""
     return language_pack(language).state_words[state or ""][0]
 
-
-def states_in_words(speech: str, states: Sequence[State], language: str | None) -> str:
-    """HA's answer with the raw states it reads out in the language's words:
-    its templates say "No, su estado es unlocked" and "Cuisine est on". A
-    state that is a word of a device's name is left as it is."""
-    said = language_pack(language).state_words
-    in_names = {word for state in states for word in folded_words(state.name)}
-    for raw in {state.state for state in states} & said.keys() - in_names:
-        speech = re.sub(rf"(?<!\w){re.escape(raw)}(?!\w)", said[raw][0], speech)
-    return speech

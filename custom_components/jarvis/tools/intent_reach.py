@@ -521,6 +521,19 @@ def _target(
     return Target(state, Call(domain, service, data))
 
 
+def handled_targets(
+    hass: HomeAssistant, intent_obj: intent.Intent, states: Iterable[State]
+) -> list[Target]:
+    """The calls HA's handler made for the states its matcher found."""
+    if (handler := service_intent_handler(hass, intent_obj.intent_type)) is None:
+        return []
+    return [
+        target
+        for state in states
+        if (target := _target(hass, handler, intent_obj, state)) is not None
+    ]
+
+
 def target_deeds(hass: HomeAssistant, targets: Iterable[Target]) -> list[Deed]:
     """What the calls do to the targets, said the way people say it."""
     targets = list(targets)
