@@ -164,6 +164,36 @@ async def test_a_state_asked_of_nothing_named_is_answered_for_its_kinds(
     assert await answered_without_the_model(hass, scripted_llm, said, language) == reply
 
 
+async def test_a_state_asked_in_a_room_is_answered_of_what_can_be_in_it(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """Shown the garden's speaker, blinds' batteries, blinds and sprinkler
+    for "is anything open in the garden?", 0.5B said "The garden is open.":
+    the devices that cannot be open are not the question's."""
+    await setup_home(hass)
+    garden = ar.async_get(hass).async_create("Garden")
+    for entity_id in ("cover.kitchen_window", "cover.hall_window", "switch.ac"):
+        er.async_get(hass).async_update_entity(entity_id, area_id=garden.id)
+    await hass.services.async_call(
+        "cover", "open_cover", {"entity_id": "cover.hall_window"}, blocking=True
+    )
+    await hass.services.async_call(
+        "cover", "close_cover", {"entity_id": "cover.kitchen_window"}, blocking=True
+    )
+    scripted_llm.script(
+        Reply(tool_calls=[("GetLiveContext", {"area": "Garden"})]),
+        Reply(content="The garden is open."),
+    )
+    await setup_jarvis(hass, scripted_llm)
+    agent = next(
+        e for e in hass.states.async_entity_ids("conversation") if "jarvis" in e
+    )
+
+    response = await converse(hass, agent, "is anything open in the garden?")
+
+    assert speech(response) == "Hall Window: open."
+
+
 def test_unknown_api_is_left_to_home_assistant(hass: HomeAssistant) -> None:
     assert home_api(hass, ["nope"]) == ["nope"]
     assert home_api(hass, []) == []

@@ -111,27 +111,27 @@ def _in_state(states: Sequence[State], language: str | None) -> FoundPhrase | No
         request, pack.media_asks
     ):
         return None
-    devices = [
-        Device(
-            (state.name,),
-            state.domain,
-            state.state,
-            {key: state.attributes.get(key) for key in CLAIMED_ATTRIBUTES},
+    # Of the devices that can be in that state: "is anything open in the
+    # garden?" is not about its speaker or its blinds' batteries.
+    told = [
+        (device, found)
+        for device in (
+            Device(
+                (state.name,),
+                state.domain,
+                state.state,
+                {key: state.attributes.get(key) for key in CLAIMED_ATTRIBUTES},
+            )
+            for state in states
         )
-        for state in states
+        if (found := state_of(device, asked[0])) is not None
     ]
-    found = [state_of(device, asked[0]) for device in devices]
-    if None in found:
+    if not told:
         return None
-    if len(devices) == 1:
-        return FoundPhrase(f"{devices[0].names[0]}: {_said(found[0], language)}.")
-    names = sorted(
-        {
-            d.names[0]
-            for d, state in zip(devices, found, strict=True)
-            if state == asked[0]
-        }
-    )
+    if len(told) == 1:
+        device, found = told[0]
+        return FoundPhrase(f"{device.names[0]}: {_said(found, language)}.")
+    names = sorted({device.names[0] for device, found in told if found == asked[0]})
     said = _said(asked[0], language)
     if not names:
         return FoundPhrase(phrase(NONE_IN_STATE, language).format(state=said))
@@ -141,4 +141,3 @@ def _in_state(states: Sequence[State], language: str | None) -> FoundPhrase | No
 def _said(state: str | None, language: str | None) -> str:
     """A state in the user's language: "geschlossen"."""
     return language_pack(language).state_words[state or ""][0]
-
