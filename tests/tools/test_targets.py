@@ -1557,3 +1557,23 @@ async def test_a_room_call_keeps_to_the_kind_the_request_names(
     await converse(hass, agent_id, said[0], language=said[1])
 
     assert states(hass, *OFFICE_LIGHTS, AC) == after
+
+
+async def test_a_step_said_of_a_room_steps_its_devices_of_the_tools_kind(
+    hass: HomeAssistant, scripted_llm: ScriptedLLMServer
+) -> None:
+    """0.5B sent "mach es im Büro heller" as HassLightSet named
+    "Bewegungsmelder", the motion sensors, which no light tool acts on."""
+    agent_id = await office_home(hass, scripted_llm)
+    before = [
+        hass.states.get(light).attributes["brightness"] for light in OFFICE_LIGHTS
+    ]
+    scripted_llm.script(
+        Reply(tool_calls=[("HassLightSet", {"name": "AC"})]), Reply(content="Done.")
+    )
+
+    await converse(hass, agent_id, "make it brighter in the office")
+
+    after = [hass.states.get(light).attributes["brightness"] for light in OFFICE_LIGHTS]
+    assert all(now > then for now, then in zip(after, before, strict=True))
+    assert hass.states.get(AC).state == "on"

@@ -237,6 +237,7 @@ class GuardedIntentTool(WrappingTool):
                     reach.refused,
                     assistant=llm_context.assistant,
                     request=request,
+                    language=language,
                 )
             )
         ):

@@ -26,7 +26,7 @@ from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers import intent
 
 from ..engine.arguments import numbers_said, said_numbers
-from ..engine.lang import verb_domains, way_said
+from ..engine.lang import says_a_step, verb_domains
 from ..engine.pointed import kinds_named
 from ..engine.text import all_said, folded_words, most_specific, telling_words
 from .assist_guard import (
@@ -42,9 +42,6 @@ from .meant import in_place_said
 from .services import entity_places, exposed_states
 from .steps import colour_as_said, coloured_lights, stepped
 from .turns import one_command, turned_as_said, turns_as_said
-
-# The ways a level steps (`Language.ways`), in pairs.
-_STEPS = (("up", "down"), ("brighter", "dimmer"), ("warmer", "cooler"))
 
 
 async def loose_command(
@@ -69,10 +66,7 @@ async def loose_command(
         or not one_command(text, language)
         # A step is no turning on or off: "louder on the downstairs
         # speakers" was read as HassTurnOn.
-        or (
-            result.intent.name in ON_OFF_INTENTS
-            and any(way_said(text, language, steps) for steps in _STEPS)
-        )
+        or (result.intent.name in ON_OFF_INTENTS and says_a_step(text, language))
     ):
         return None
     slots = matcher_slots(result)

@@ -15,14 +15,20 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from homeassistant.core import HomeAssistant, State
+from homeassistant.core import DOMAIN as HA_DOMAIN, HomeAssistant, State
 from homeassistant.helpers import (
     area_registry as ar,
     floor_registry as fr,
     intent,
 )
 
-from ..engine.lang import leaves_out, says_all, says_everything, verb_domains
+from ..engine.lang import (
+    leaves_out,
+    says_a_step,
+    says_all,
+    says_everything,
+    verb_domains,
+)
 from ..engine.pointed import kinds_named
 from ..engine.results import NO_MATCH
 from ..engine.text import (
@@ -153,7 +159,7 @@ def repair_targets(
     # A room's devices an intent can act on: its own kind's only, which
     # HA's handler refuses any other domain for ("inicia el robot aspirador
     # en el pasillo" as HassVacuumStart named "Pasillo": "invalid slot info").
-    acted_on = sorted(handler.required_domains or ROOM_DOMAINS)
+    acted_on = sorted(own_kinds(handler) or ROOM_DOMAINS)
     place: Slots | None = None
     if "area" not in places and any(intent.find_areas(name, ar.async_get(hass))):
         place = places | {"area": {"value": name}}
@@ -305,6 +311,7 @@ def named_instead(
     *,
     assistant: str | None,
     request: str | None,
+    language: str,
 ) -> Slots | None:
     """The one device the rest of the user's words name in full, where the
     call's name reached only what it cannot act on: 0.5B dimmed "Bedroom
@@ -320,13 +327,27 @@ def named_instead(
     # A tool of one kind, for a device named by its kind where the user said
     # ("starte den Staubsauger im Wohnzimmer", whose robot is the
     # Saugroboter): the one device of that kind there.
-    one_kind = len(handler.required_domains or ()) == 1
-    if one_kind and (place := area_said(hass, request or "")):
+    # Or all of them, for a step or level ("mach es im Büro heller", as
+    # HassLightSet named "Bewegungsmelder"): as HA has "the lights in the
+    # office".
+    kinds = own_kinds(handler) or set()
+    if len(kinds) == 1 and (place := area_said(hass, request or "")):
         there = reach(hass, handler, place, assistant)
+        unplaced = {k: v for k, v in rest.items() if k not in ("area", "floor")}
         if len(there) == 1:
-            unplaced = {k: v for k, v in rest.items() if k not in ("area", "floor")}
             return unplaced | place | {"name": {"value": there[0].name}}
+        if there and says_a_step(request or "", language):
+            return unplaced | place | {"domain": {"value": sorted(kinds)}}
     return None
+
+
+def own_kinds(handler: Matching) -> set[str] | None:
+    """The domains an intent acts on: those it requires, or its service's
+    (HassLightSet calls light.turn_on, and requires none)."""
+    if handler.required_domains:
+        return handler.required_domains
+    domain = getattr(handler, "domain", None)
+    return {domain} if isinstance(domain, str) and domain != HA_DOMAIN else None
 
 
 def _everything_in(

@@ -108,6 +108,15 @@ def says_all(text: str, language: str | None) -> bool:
     return _says(text, language, lambda pack: pack.all_of)
 
 
+# The ways a level steps (`Language.ways`), in pairs.
+STEP_WAYS = (("up", "down"), ("brighter", "dimmer"), ("warmer", "cooler"))
+
+
+def says_a_step(text: str, language: str | None) -> bool:
+    """Whether a request says a level stepped ("louder", "heller")."""
+    return any(way_said(text, language, ways) for ways in STEP_WAYS)
+
+
 def way_said(text: str, language: str | None, ways: tuple[str, str]) -> str | None:
     """The one of two ways ("lock" or "unlock", "open" or "close") a request
     says, in its language or in English; None where it says neither or
