@@ -1532,7 +1532,7 @@ async def test_a_made_up_name_in_the_place_said_is_the_device_the_words_name(
     ("said", "place", "after"),
     [
         (("switch off the office lights", "en"), "area", ["off", "off", "on"]),
-        (("it's too bright in the office", "en"), "area", ["off", "off", "on"]),
+        (("turn the office lamps off", "en"), "area", ["off", "off", "on"]),
         (("mach die Lampen im Office aus", "de"), "area", ["off", "off", "on"]),
         # The room as the call's name: "dim the lights on the first floor"
         # came as HassLightSet named "First Floor".

@@ -191,3 +191,35 @@ async def test_a_player_told_to_stop_is_paused(
 
     assert hass.states.get(walkman).state == "paused"
     assert hass.states.get(walkman).attributes.get("media_title") == title
+
+
+@pytest.mark.parametrize(
+    ("said", "called", "sign"),
+    [
+        (("it's too bright in the office", "en"), "HassTurnOn", -1),
+        (("it's too dark in the office", "en"), "HassTurnOff", 1),
+    ],
+)
+async def test_a_room_too_bright_or_too_dark_steps_its_lights(
+    hass: HomeAssistant,
+    scripted_llm: ScriptedLLMServer,
+    said: tuple[str, str],
+    called: str,
+    sign: int,
+) -> None:
+    """0.5B answered "it's too bright in the bedroom" with HassTurnOn for the
+    bedroom, and its lights came on."""
+    agent_id = await office_home(hass, scripted_llm)
+    await hass.services.async_call(
+        "light", "turn_on", {"entity_id": CEILING, "brightness": 128}, blocking=True
+    )
+    scripted_llm.script(
+        Reply(tool_calls=[(called, {"area": "Office"})]), Reply(content="Ok.")
+    )
+
+    await converse(hass, agent_id, said[0], language=said[1])
+
+    ceiling = hass.states.get(CEILING)
+    assert ceiling.state == "on"
+    assert (ceiling.attributes["brightness"] - 128) * sign > 0
+    assert hass.states.get(AC).state == "on"

@@ -126,8 +126,12 @@ LANGUAGE = Language(
         "close": words("cierra, cerrar, baja, bajar"),
         "up": words("sube, subir, aumenta, aumentar, más alto"),
         "down": words("baja, bajar, disminuye, disminuir, más bajo"),
-        "brighter": words("más brillante, más clara, más claro, aumenta el brillo"),
-        "dimmer": words("atenúa, atenuar, más oscura, más oscuro, baja el brillo"),
+        "brighter": words(
+            "más brillante, más clara, más claro, aumenta el brillo, muy oscuro, demasiado oscuro"
+        ),
+        "dimmer": words(
+            "atenúa, atenuar, más oscura, más oscuro, baja el brillo, demasiada luz, demasiado claro"
+        ),
         "warmer": words("más caliente, más cálido, más calor, calienta"),
         "cooler": words("más frío, más fresco, enfría"),
         "warm_white": words("blanco cálido, luz cálida"),

@@ -124,8 +124,12 @@ LANGUAGE = Language(
         "close": words("ferme, fermer, baisse, descends"),
         "up": words("monte, monter, augmente, augmenter, plus fort"),
         "down": words("baisse, baisser, diminue, diminuer, moins fort"),
-        "brighter": words("plus lumineux, plus lumineuse, plus clair, plus claire"),
-        "dimmer": words("tamise, tamiser, plus sombre, baisse la lumière"),
+        "brighter": words(
+            "plus lumineux, plus lumineuse, plus clair, plus claire, trop sombre"
+        ),
+        "dimmer": words(
+            "tamise, tamiser, plus sombre, baisse la lumière, trop lumineux, trop clair"
+        ),
         "warmer": words("plus chaud, réchauffe, réchauffer"),
         "cooler": words("plus frais, plus froid, rafraîchis, refroidis"),
         "warm_white": words("blanc chaud, lumière chaude"),

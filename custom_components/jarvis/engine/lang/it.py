@@ -126,8 +126,10 @@ LANGUAGE = Language(
         "close": words("chiudi, chiudere, abbassa"),
         "up": words("alza, alzare, aumenta, aumentare, più alto"),
         "down": words("abbassa, abbassare, diminuisci, diminuire, più basso"),
-        "brighter": words("più luminoso, più luminosa, più chiaro, più chiara"),
-        "dimmer": words("attenua, attenuare, più scuro, più scura"),
+        "brighter": words(
+            "più luminoso, più luminosa, più chiaro, più chiara, troppo buio"
+        ),
+        "dimmer": words("attenua, attenuare, più scuro, più scura, troppo luminoso"),
         "warmer": words("più caldo, riscalda, riscaldare"),
         "cooler": words("più fresco, più freddo, rinfresca"),
         "warm_white": words("bianco caldo, luce calda"),

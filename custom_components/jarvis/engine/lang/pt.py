@@ -124,8 +124,10 @@ LANGUAGE = Language(
         "close": words("fecha, fechar, baixa, baixar"),
         "up": words("aumenta, aumentar, sobe, subir, mais alto"),
         "down": words("baixa, baixar, diminui, diminuir, mais baixo"),
-        "brighter": words("mais clara, mais claro, mais brilho"),
-        "dimmer": words("mais escura, mais escuro, escurece, diminui o brilho"),
+        "brighter": words("mais clara, mais claro, mais brilho, muito escuro"),
+        "dimmer": words(
+            "mais escura, mais escuro, escurece, diminui o brilho, muito claro"
+        ),
         "warmer": words("mais quente, aquece, aquecer"),
         "cooler": words("mais fresco, mais frio, arrefece, esfria"),
         "warm_white": words("branco quente, luz quente"),
