@@ -521,6 +521,22 @@ async def test_unknown_tool_gets_error_listing_valid_names(
     assert "unknown_tool" in sent_back
 
 
+async def test_a_made_up_name_of_one_offered_tools_words_is_that_tool(
+    client: LLMClient, scripted_llm: ScriptedLLMServer
+) -> None:
+    """1.5B called "HassMediaPlayerPause" (after HassMediaPlayerMute) for
+    HassMediaPause."""
+    scripted_llm.script(
+        Reply(tool_calls=[("HassTurnOnLight", {"name": "kitchen light"})]),
+        Reply(content="It is on."),
+    )
+    host, calls = make_host()
+    result = await run_loop(client, host)
+
+    assert calls == [{"name": "kitchen light"}]
+    assert result.tool_calls[0].name == "HassTurnOn"
+
+
 async def test_repeated_identical_call_is_refused(
     client: LLMClient, scripted_llm: ScriptedLLMServer
 ) -> None:

@@ -79,6 +79,29 @@ def find_tool(name: str, tools: Iterable[ToolSpec]) -> ToolSpec | None:
     )
 
 
+_NAME_WORD_RE = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
+def _name_words(name: str) -> frozenset[str]:
+    """A tool name's words: "HassMediaPlayerPause": hass, media, player, pause."""
+    return frozenset(w.lower() for w in _NAME_WORD_RE.findall(name.rsplit("__", 1)[-1]))
+
+
+def loosely_named(name: str, tools: Iterable[ToolSpec]) -> ToolSpec | None:
+    """The one tool whose name's words are the most of a made-up name's
+    words and no others: 1.5B called "HassMediaPlayerPause" (after
+    HassMediaPlayerMute) for HassMediaPause."""
+    said = _name_words(name)
+    fitting = [
+        (len(words), tool)
+        for tool in tools
+        if (words := _name_words(tool.name)) and words <= said
+    ]
+    most = max((size for size, _ in fitting), default=0)
+    best = [tool for size, tool in fitting if size == most]
+    return best[0] if len(best) == 1 else None
+
+
 def parse_text_reply(text: str) -> ParsedText:
     """Find tool calls written as text and return them with the remaining prose."""
     calls: list[tuple[str, JsonObject]] = []

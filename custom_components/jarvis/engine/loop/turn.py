@@ -38,6 +38,7 @@ from ..router import (
 )
 from ..textproto import (
     find_tool,
+    loosely_named,
     new_call,
     normalize_tool_name,
     repair_arguments,
@@ -539,6 +540,8 @@ class Turn:
         ):
             self.searches += 1
             self.offer(tool, "called by name")
+        if tool is None:
+            tool = loosely_named(name, self.tools.values())
         if tool is None:
             valid = ", ".join(self.tools) or "none"
             return call, {
