@@ -22,11 +22,15 @@ _MISSING = re.compile(r"(?<!\w)None(?!\w)")
 
 
 def ha_reply(hass: HomeAssistant, response: intent.IntentResponse) -> str:
-    """HA's reply, or Jarvis's words for what it did where HA's says "None"."""
+    """HA's reply, or Jarvis's words for what it ran where HA's says "None"
+    (an answer to a question is kept: it ran nothing)."""
     speech = str(response.speech.get("plain", {}).get("speech", ""))
     states = [*response.matched_states, *response.unmatched_states]
-    if _MISSING.search(speech) and response.intent is not None:
-        targets = handled_targets(hass, response.intent, response.matched_states)
+    if (
+        _MISSING.search(speech)
+        and response.intent is not None
+        and (targets := handled_targets(hass, response.intent, response.matched_states))
+    ):
         return done(target_deeds(hass, targets), response.language)
     return states_in_words(speech, states, response.language)
 
