@@ -159,7 +159,7 @@ def repair_targets(
     # A room's devices an intent can act on: its own kind's only, which
     # HA's handler refuses any other domain for ("inicia el robot aspirador
     # en el pasillo" as HassVacuumStart named "Pasillo": "invalid slot info").
-    acted_on = sorted(own_kinds(handler) or ROOM_DOMAINS)
+    acted_on = sorted(_own_kinds(handler) or ROOM_DOMAINS)
     place: Slots | None = None
     if "area" not in places and any(intent.find_areas(name, ar.async_get(hass))):
         place = places | {"area": {"value": name}}
@@ -330,7 +330,7 @@ def named_instead(
     # Or all of them, for a step or level ("mach es im Büro heller", as
     # HassLightSet named "Bewegungsmelder"): as HA has "the lights in the
     # office".
-    kinds = own_kinds(handler) or set()
+    kinds = _own_kinds(handler) or set()
     if len(kinds) == 1 and (place := area_said(hass, request or "")):
         there = reach(hass, handler, place, assistant)
         unplaced = {k: v for k, v in rest.items() if k not in ("area", "floor")}
@@ -341,7 +341,7 @@ def named_instead(
     return None
 
 
-def own_kinds(handler: Matching) -> set[str] | None:
+def _own_kinds(handler: Matching) -> set[str] | None:
     """The domains an intent acts on: those it requires, or its service's
     (HassLightSet calls light.turn_on, and requires none)."""
     if handler.required_domains:
